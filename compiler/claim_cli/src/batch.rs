@@ -1,0 +1,189 @@
+//! `claim_batch` (§8): compile every entry's program, evaluate every fact,
+//! run the entries' witnesses, check every frontier, and report. Nothing
+//! that could not be compiled, read or evaluated is reported as PASS: such
+//! a run exits 2 before any witness runs.
+
+use crate::project::{load, projects};
+use crate::world::FsWorld;
+use crate::Output;
+use claim_diagnostics::{render_human, Diagnostic, Sources};
+use claim_eval::{check_frontier, run_witness, Evaluator, FrontierReport, WitnessReport};
+use claim_sema::hir;
+use claim_sema::{compile, Database};
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Explain {
+    Off,
+    Failures,
+    All,
+}
+
+#[derive(Clone, Debug)]
+pub struct BatchOptions {
+    pub entries: Vec<PathBuf>,
+    pub filter: Option<String>,
+    pub explain: Explain,
+    pub jobs: usize,
+    pub color: bool,
+    pub max_load_bytes: u64,
+}
+
+/// Renders diagnostics in order.
+pub fn render_all(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
+    let mut s = String::new();
+    for d in diags {
+        s.push_str(&render_human(d, sources, color));
+    }
+    s
+}
+
+fn count(diags: &[Diagnostic]) -> (usize, usize) {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    (errors, diags.len() - errors)
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A failed run before any witness: diagnostics on stderr, exit 2.
+fn not_run(diags: &[Diagnostic], sources: &Sources, color: bool, what: &str) -> Output {
+    let (errors, warnings) = count(diags);
+    let mut err = render_all(diags, sources, color);
+    let warn = if warnings > 0 { format!(", {}", plural(warnings, "warning")) } else { String::new() };
+    let _ = writeln!(err, "error: {what}: {}{warn}; no witness was run", plural(errors, "error"));
+    Output { stdout: String::new(), stderr: err, code: 2 }
+}
+
+pub fn run(opts: &BatchOptions) -> Output {
+    let projects = match projects(&opts.entries) {
+        Ok(p) => p,
+        Err(d) => return not_run(&[d], &Sources::new(), opts.color, "cannot start"),
+    };
+    let db = Database::default();
+    let mut sources = Sources::new();
+    let mut loaded = Vec::new();
+    let mut diags = Vec::new();
+    for p in &projects {
+        let l = load(&db, &mut sources, p);
+        diags.extend(l.errors.iter().cloned());
+        let compiled = compile(&db, l.program);
+        diags.extend(compiled.diagnostics.iter().cloned());
+        loaded.push((p, l, compiled));
+    }
+    if diags.iter().any(Diagnostic::is_error) {
+        return not_run(&diags, &sources, opts.color, "could not compile");
+    }
+    let warnings = render_all(&diags, &sources, opts.color);
+
+    // Facts first, all of them, in every program: broken data fails closed.
+    let shared = Arc::new(Mutex::new(sources));
+    let worlds: Vec<FsWorld> =
+        loaded.iter().map(|(p, l, _)| FsWorld::new(p.root.clone(), l.dirs.clone(), shared.clone(), opts.max_load_bytes)).collect();
+    let evaluators: Vec<Evaluator<'_>> = loaded.iter().zip(&worlds).map(|((_, _, c), w)| Evaluator::new(c, w)).collect();
+    let mut fact_errors = Vec::new();
+    for ev in &evaluators {
+        fact_errors.extend(ev.evaluate_facts());
+    }
+    if !fact_errors.is_empty() {
+        let sources = shared.lock().map(|s| s.clone()).unwrap_or_default();
+        return not_run(&fact_errors, &sources, opts.color, "could not evaluate the facts");
+    }
+
+    let mut reports: Vec<WitnessReport> = Vec::new();
+    let mut frontiers: Vec<FrontierReport> = Vec::new();
+    for ((_, l, compiled), ev) in loaded.iter().zip(&evaluators) {
+        let witnesses: Vec<&hir::Witness> = l
+            .entries
+            .iter()
+            .filter_map(|m| compiled.modules.get(m))
+            .flat_map(|m| m.witnesses.iter())
+            .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
+            .collect();
+        reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off));
+        for m in compiled.modules.values() {
+            frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
+        }
+    }
+    drop(evaluators);
+    drop(worlds);
+    let sources = shared.lock().map(|s| s.clone()).unwrap_or_default();
+    report(&reports, &frontiers, &sources, opts, warnings)
+}
+
+/// Runs witnesses on `jobs` threads; results come back in input order.
+fn run_parallel(ev: &Evaluator<'_>, witnesses: &[&hir::Witness], jobs: usize, trace: bool) -> Vec<WitnessReport> {
+    let jobs = jobs.max(1).min(witnesses.len().max(1));
+    if jobs == 1 {
+        return witnesses.iter().map(|w| run_witness(ev, w, trace)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(w) = witnesses.get(i) else { break };
+                let r = run_witness(ev, w, trace);
+                if let Ok(mut res) = results.lock() {
+                    res[i] = Some(r);
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_default().into_iter().flatten().collect()
+}
+
+fn report(reports: &[WitnessReport], frontiers: &[FrontierReport], sources: &Sources, opts: &BatchOptions, warnings: String) -> Output {
+    let mut out = String::new();
+    for r in reports {
+        let _ = writeln!(out, "{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.name);
+    }
+    let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_ref()).collect();
+    let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
+    for d in failures.iter().chain(dissolved.iter()) {
+        out.push('\n');
+        out.push_str(&render_human(d, sources, opts.color));
+    }
+    for r in reports {
+        let wanted = match opts.explain {
+            Explain::Off => false,
+            Explain::Failures => !r.passed(),
+            Explain::All => true,
+        };
+        if !wanted {
+            continue;
+        }
+        let _ = writeln!(out, "\nexplain {} ({}):", r.name, if r.passed() { "passed" } else { "failed" });
+        if r.trace.is_empty() {
+            let _ = writeln!(out, "  (no function calls or requirements)");
+        }
+        for t in &r.trace {
+            let (line, _) = sources.line_col(t.loc.file, t.loc.span.start);
+            let _ = writeln!(out, "  {}{}    [{}:{line}]", "  ".repeat(t.depth), t.text, sources.name(t.loc.file));
+        }
+    }
+    let open: Vec<&FrontierReport> = frontiers.iter().filter(|f| f.dissolved.is_none()).collect();
+    if !open.is_empty() {
+        let _ = writeln!(out, "\nopen frontiers:");
+        for f in &open {
+            let (line, _) = sources.line_col(f.loc.file, f.loc.span.start);
+            let _ = writeln!(out, "  {} ({}:{line}): {}", f.name, sources.name(f.loc.file), f.text);
+        }
+    }
+    let passed = reports.iter().filter(|r| r.passed()).count();
+    let failed = reports.len() - passed;
+    let mut summary = format!("{passed}/{} PASS", reports.len());
+    if failed > 0 {
+        let _ = write!(summary, ", {failed} FAIL");
+    }
+    if !dissolved.is_empty() {
+        let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
+    }
+    let _ = writeln!(out, "\n{summary}");
+    let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
+    Output { stdout: out, stderr: warnings, code }
+}

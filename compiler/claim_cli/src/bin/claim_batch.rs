@@ -1,0 +1,63 @@
+//! `claim_batch`: runs the witnesses of Claim programs (LANGUAGE.md §8).
+
+use clap::Parser;
+use claim_cli::batch::{BatchOptions, Explain};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(name = "claim_batch", version, about = "Run the witnesses of Claim programs")]
+struct Args {
+    /// A `.claim` file, or a folder of them (repeatable).
+    #[arg(long = "entry", required = true, value_name = "PATH")]
+    entries: Vec<PathBuf>,
+    /// Run only the witnesses whose name contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    filter: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human", env = "CLAIM_FORMAT")]
+    format: Format,
+    /// Print the evaluation trace of each failing witness (`--explain=all`: of every witness).
+    #[arg(long, num_args = 0..=1, default_missing_value = "failures", value_name = "WHICH")]
+    explain: Option<ExplainArg>,
+    /// Witnesses evaluated in parallel (default: the machine's cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// The largest file `load` reads, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
+    max_load_bytes: u64,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Format {
+    Human,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum ExplainArg {
+    Failures,
+    All,
+}
+
+fn main() {
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            std::process::exit(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let Format::Human = args.format;
+    let opts = BatchOptions {
+        entries: args.entries,
+        filter: args.filter,
+        explain: match args.explain {
+            None => Explain::Off,
+            Some(ExplainArg::Failures) => Explain::Failures,
+            Some(ExplainArg::All) => Explain::All,
+        },
+        jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+        color: claim_cli::use_color(),
+        max_load_bytes: args.max_load_bytes,
+    };
+    claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
+}

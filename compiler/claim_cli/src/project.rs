@@ -1,0 +1,179 @@
+//! Finding projects and their modules on disk: the project root, the entry
+//! files, and every module the entries reach through `use` (§2).
+
+use claim_diagnostics::{Diagnostic, Sources};
+use claim_sema::{Database, Program, SourceFile};
+use claim_syntax::ast::ItemKind;
+use claim_syntax::{FileId, Span};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// One program: a root and the entry files under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Project {
+    pub root: PathBuf,
+    pub entries: Vec<PathBuf>,
+}
+
+/// A command-line error (exit 2), with no source location.
+pub fn usage_error(message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("E0901", message)
+}
+
+fn nearest_manifest(start: &Path, stop: Option<&Path>) -> Option<PathBuf> {
+    let mut dir = Some(start);
+    while let Some(d) = dir {
+        if d.join("Claim.toml").is_file() {
+            return Some(d.to_path_buf());
+        }
+        if stop == Some(d) {
+            return None;
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+fn claim_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || name == "target" {
+            continue;
+        }
+        let path = e.path();
+        let ft = e.file_type()?;
+        if ft.is_dir() {
+            claim_files(&path, out)?;
+        } else if name.ends_with(".claim") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Groups the entries into projects. A file's root is the nearest folder
+/// holding a `Claim.toml` (for a folder entry, looking no higher than the
+/// entry for a nested project first), else the entry's folder.
+pub fn projects(entries: &[PathBuf]) -> Result<Vec<Project>, Diagnostic> {
+    let mut groups: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+    for entry in entries {
+        let abs = std::path::absolute(entry).map_err(|e| usage_error(format!("cannot resolve `{}`: {e}", entry.display())))?;
+        if abs.is_dir() {
+            let mut files = Vec::new();
+            claim_files(&abs, &mut files).map_err(|e| usage_error(format!("cannot read the folder `{}`: {e}", entry.display())))?;
+            let outer = nearest_manifest(&abs, None).unwrap_or_else(|| abs.clone());
+            for f in files {
+                let dir = f.parent().unwrap_or(&abs).to_path_buf();
+                let root = nearest_manifest(&dir, Some(&abs)).unwrap_or_else(|| outer.clone());
+                groups.entry(root).or_default().push(f);
+            }
+        } else if abs.is_file() {
+            let dir = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+            let root = nearest_manifest(&dir, None).unwrap_or(dir);
+            groups.entry(root).or_default().push(abs);
+        } else {
+            return Err(usage_error(format!("entry `{}` does not exist", entry.display()))
+                .with_help("give a `.claim` file or a folder of them with `--entry`"));
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(root, mut entries)| {
+            entries.sort();
+            entries.dedup();
+            Project { root, entries }
+        })
+        .collect())
+}
+
+/// The module path of a file under a root: `a/b.claim` → `a.b`.
+pub fn module_name(root: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(root).unwrap_or(file);
+    let s = rel.with_extension("").to_string_lossy().replace(['/', '\\'], ".");
+    s.trim_start_matches('.').to_string()
+}
+
+/// The name a reader should see for a file: relative to the working folder
+/// where it lies below it.
+pub fn display_name(path: &Path) -> String {
+    if let Ok(cwd) = std::env::current_dir() {
+        if let Ok(rel) = path.strip_prefix(&cwd) {
+            return rel.display().to_string();
+        }
+    }
+    path.display().to_string()
+}
+
+/// A program loaded into the database.
+pub struct Loaded {
+    pub program: Program,
+    /// Entry module paths, in entry order.
+    pub entries: Vec<String>,
+    /// The folder of each `.claim` file on disk (not the stdlib).
+    pub dirs: HashMap<FileId, PathBuf>,
+    /// Files that could not be read (bad UTF-8, IO errors).
+    pub errors: Vec<Diagnostic>,
+}
+
+/// Reads the entries and, following `use`, every module they reach.
+pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
+    let mut modules: BTreeMap<String, SourceFile> = BTreeMap::new();
+    let mut dirs = HashMap::new();
+    let mut errors = Vec::new();
+    let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
+    let mut queue: Vec<(String, Option<PathBuf>)> = project.entries.iter().map(|e| (module_name(&project.root, e), Some(e.clone()))).collect();
+    queue.reverse();
+    while let Some((module, path)) = queue.pop() {
+        if modules.contains_key(&module) {
+            continue;
+        }
+        let (text, fid) = if module.starts_with("std.") || module == "std" {
+            let Some(src) = crate::stdlib::source(&module) else { continue };
+            let fid = sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src);
+            (src.to_string(), fid)
+        } else {
+            let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
+            if !path.is_file() {
+                // Reported at the `use` by the checker, which knows where it is.
+                continue;
+            }
+            match std::fs::read(&path) {
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Ok(text) => {
+                        let fid = sources.add(display_name(&path), text.clone());
+                        dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
+                        (text, fid)
+                    }
+                    Err(e) => {
+                        let offset = e.utf8_error().valid_up_to();
+                        let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                        let fid = sources.add(display_name(&path), lossy.clone());
+                        let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
+                        errors.push(
+                            Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", display_name(&path)))
+                                .at(fid, Span::new(offset, end), format!("invalid byte at offset {offset}"))
+                                .with_help("Claim source must be UTF-8 text"),
+                        );
+                        continue;
+                    }
+                },
+                Err(e) => {
+                    errors.push(Diagnostic::error("E0106", format!("cannot read module `{module}` at `{}`: {e}", display_name(&path))));
+                    continue;
+                }
+            }
+        };
+        let file = SourceFile::new(db, module.clone(), text, fid);
+        for item in &claim_sema::parse(db, file).module.items {
+            if let ItemKind::Use(u) = &item.kind {
+                queue.push((u.dotted(), None));
+            }
+        }
+        modules.insert(module, file);
+    }
+    let program = Program::new(db, modules, entries.clone());
+    Loaded { program, entries, dirs, errors }
+}

@@ -1,0 +1,198 @@
+//! The outside world on disk (§6): path confinement, reading once, JSON
+//! loading, streamed hashing and git trees. Every failure is a diagnostic
+//! naming the path; none is a panic.
+
+use claim_diagnostics::{Diagnostic, Sources};
+use claim_eval::json;
+use claim_eval::{Types, Value, World, WorldCall};
+use claim_sema::ty::Ty;
+use claim_syntax::{FileId, Loc, Span};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+pub const DEFAULT_MAX_LOAD_BYTES: u64 = 64 * 1024 * 1024;
+
+pub struct FsWorld {
+    root: PathBuf,
+    /// Canonical root, for the symlink check.
+    real_root: PathBuf,
+    dirs: HashMap<FileId, PathBuf>,
+    pub sources: Arc<Mutex<Sources>>,
+    max_load_bytes: u64,
+    json_cache: Mutex<HashMap<PathBuf, Result<(Arc<json::Json>, FileId), Vec<Diagnostic>>>>,
+    hash_cache: Mutex<HashMap<PathBuf, Result<[u8; 32], Vec<Diagnostic>>>>,
+    tree_cache: Mutex<HashMap<PathBuf, Result<[u8; 20], Vec<Diagnostic>>>>,
+}
+
+impl FsWorld {
+    pub fn new(root: PathBuf, dirs: HashMap<FileId, PathBuf>, sources: Arc<Mutex<Sources>>, max_load_bytes: u64) -> FsWorld {
+        let real_root = root.canonicalize().unwrap_or_else(|_| root.clone());
+        FsWorld {
+            root,
+            real_root,
+            dirs,
+            sources,
+            max_load_bytes,
+            json_cache: Mutex::default(),
+            hash_cache: Mutex::default(),
+            tree_cache: Mutex::default(),
+        }
+    }
+
+    fn err(call: &WorldCall<'_>, code: &'static str, message: String, label: &str) -> Vec<Diagnostic> {
+        vec![Diagnostic::error(code, message).at_loc(call.call, label)]
+    }
+
+    /// Resolves a path as §6 says, and checks that it stays in the root.
+    pub fn resolve(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
+        let p = call.path;
+        if p.is_empty() {
+            return Err(Self::err(call, "E0302", "empty path".into(), "names no file"));
+        }
+        let (base, rel) = if let Some(rest) = p.strip_prefix("//") {
+            (self.root.clone(), rest)
+        } else if Path::new(p).is_absolute() || p.starts_with('/') || p.starts_with('\\') {
+            return Err(vec![Diagnostic::error("E0304", format!("absolute path `{p}`"))
+                .at_loc(call.call, "paths must be relative")
+                .with_help("write it relative to this file, or to the project root with `//`")]);
+        } else {
+            (self.dirs.get(&call.from).cloned().unwrap_or_else(|| self.root.clone()), p)
+        };
+        // Normalise lexically, refusing to climb above the root.
+        let mut parts: Vec<std::ffi::OsString> = Vec::new();
+        let base_rel = base.strip_prefix(&self.root).map(Path::to_path_buf).unwrap_or_default();
+        for c in base_rel.components().chain(Path::new(rel).components()) {
+            match c {
+                Component::Normal(s) => parts.push(s.to_os_string()),
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    if parts.pop().is_none() {
+                        return Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root"))
+                            .at_loc(call.call, "climbs out of the project root")
+                            .with_note(format!("the project root is `{}`", self.root.display()))]);
+                    }
+                }
+                _ => {
+                    return Err(Self::err(call, "E0304", format!("absolute path `{p}`"), "paths must be relative"));
+                }
+            }
+        }
+        let full: PathBuf = parts.iter().fold(self.root.clone(), |acc, s| acc.join(s));
+        match full.canonicalize() {
+            Ok(real) if real.starts_with(&self.real_root) => Ok(real),
+            Ok(real) => Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root through a symlink"))
+                .at_loc(call.call, format!("resolves to `{}`", real.display()))
+                .with_note(format!("the project root is `{}`", self.root.display()))]),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(Self::err(call, "E0302", format!("cannot read `{p}`: no such file or directory"), "names a file that does not exist"))
+            }
+            Err(e) => Err(Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read")),
+        }
+    }
+
+    fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
+        if let Some(hit) = self.json_cache.lock().ok().and_then(|c| c.get(path).cloned()) {
+            return hit;
+        }
+        let result = self.read_json(call, path);
+        if let Ok(mut c) = self.json_cache.lock() {
+            c.insert(path.to_path_buf(), result.clone());
+        }
+        result
+    }
+
+    fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
+        let p = call.path;
+        let meta = std::fs::metadata(path).map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
+        if !meta.is_file() {
+            return Err(Self::err(call, "E0302", format!("cannot load `{p}`: not a file"), "not a file"));
+        }
+        if meta.len() > self.max_load_bytes {
+            return Err(vec![Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
+                .at_loc(call.call, format!("{} bytes; the limit is {}", meta.len(), self.max_load_bytes))
+                .with_help("raise the limit with `--max-load-bytes`")]);
+        }
+        let bytes = std::fs::read(path).map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let fid = match self.sources.lock() {
+            Ok(mut s) => s.add(crate::project::display_name(path), text.clone()),
+            Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
+        };
+        if let Err(e) = std::str::from_utf8(&bytes) {
+            let at = e.valid_up_to();
+            return Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid UTF-8 JSON"))
+                .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {at}"))
+                .with_secondary(call.call, "loaded here")]);
+        }
+        match json::parse(&text) {
+            Ok(doc) => Ok((Arc::new(doc), fid)),
+            Err(e) => Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid JSON: {}", e.message))
+                .at(fid, e.span, e.message.clone())
+                .with_secondary(call.call, "loaded here")]),
+        }
+    }
+
+    fn cached<T: Clone>(cache: &Mutex<HashMap<PathBuf, Result<T, Vec<Diagnostic>>>>, path: &Path, f: impl FnOnce() -> Result<T, Vec<Diagnostic>>) -> Result<T, Vec<Diagnostic>> {
+        if let Some(hit) = cache.lock().ok().and_then(|c| c.get(path).cloned()) {
+            return hit;
+        }
+        let r = f();
+        if let Ok(mut c) = cache.lock() {
+            c.insert(path.to_path_buf(), r.clone());
+        }
+        r
+    }
+}
+
+/// SHA-256 of a file, streamed in constant memory.
+pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
+    let mut f = std::fs::File::open(path)?;
+    let mut h = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        h.update(&buf[..n]);
+    }
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&h.finalize()[..]);
+    Ok(out)
+}
+
+impl World for FsWorld {
+    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
+        let path = self.resolve(call)?;
+        let (doc, fid) = self.json(call, &path)?;
+        json::decode(&doc, ty, types, fid, call.call)
+    }
+
+    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
+        let path = self.resolve(call)?;
+        Self::cached(&self.hash_cache, &path, || {
+            if path.is_dir() {
+                return Err(Self::err(call, "E0302", format!("cannot hash `{}`: it is a directory", call.path), "a directory; use `git_tree` for a tree"));
+            }
+            sha256_file(&path).map_err(|e| Self::err(call, "E0302", format!("cannot read `{}`: {e}", call.path), "cannot be read"))
+        })
+    }
+
+    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
+        let path = self.resolve(call)?;
+        Self::cached(&self.tree_cache, &path, || {
+            if !path.is_dir() {
+                return Err(Self::err(call, "E0308", format!("`{}` is not a directory", call.path), "`git_tree` needs a directory"));
+            }
+            crate::gittree::tree_id(&path).map_err(|e| Self::err(call, "E0302", format!("cannot read the tree `{}`: {e}", call.path), "cannot be read"))
+        })
+    }
+}
+
+/// Where the call came from, for tests.
+pub fn call_at(path: &str, from: FileId) -> WorldCall<'_> {
+    WorldCall { path, from, call: Loc::new(from, Span::default()) }
+}

@@ -1,0 +1,144 @@
+//! Diagnostics as plain data. Every phase builds these; renderers (human,
+//! json, …) turn them into text. Messages follow one style: lowercase, no
+//! final period, user names in backticks; extra sentences go in `help`/`notes`.
+
+use claim_syntax::{FileId, Loc, Span, SyntaxError};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A label: a location and what to say there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Label {
+    pub loc: Loc,
+    pub message: String,
+}
+
+impl Label {
+    pub fn new(loc: Loc, message: impl Into<String>) -> Label {
+        Label { loc, message: message.into() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// A stable code: `E0xxx` errors by phase, `W0xxx` warnings.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// Where the problem is; `None` only for problems with no source
+    /// location (a missing entry file, a command-line mistake).
+    pub primary: Option<Label>,
+    pub secondary: Vec<Label>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+    }
+    pub fn at(mut self, file: FileId, span: Span, label: impl Into<String>) -> Diagnostic {
+        self.primary = Some(Label::new(Loc::new(file, span), label));
+        self
+    }
+    pub fn at_loc(mut self, loc: Loc, label: impl Into<String>) -> Diagnostic {
+        self.primary = Some(Label::new(loc, label));
+        self
+    }
+    pub fn with_secondary(mut self, loc: Loc, label: impl Into<String>) -> Diagnostic {
+        self.secondary.push(Label::new(loc, label));
+        self
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+    /// The primary location, for sorting.
+    pub fn sort_key(&self) -> (Option<Loc>, &'static str) {
+        (self.primary.as_ref().map(|l| l.loc), self.code)
+    }
+
+    pub fn from_syntax(file: FileId, e: &SyntaxError) -> Diagnostic {
+        let mut d = Diagnostic::error(e.code, e.message.clone()).at(file, e.span, e.label.clone());
+        if let Some((span, label)) = &e.context {
+            d = d.with_secondary(Loc::new(file, *span), label.clone());
+        }
+        d.help = e.help.clone();
+        d
+    }
+}
+
+/// Turns a list into "`a`, `b` and `c`".
+pub fn and_list<S: AsRef<str>>(items: &[S]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("`{}`", s.as_ref())).collect();
+    match quoted.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// The closest candidate to `name`, if one is close enough to suggest.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c.to_string())
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_close_names_only() {
+        assert_eq!(did_you_mean("NotPositiv", ["NotPositive", "TooLarge"]), Some("NotPositive".into()));
+        assert_eq!(did_you_mean("zzz", ["NotPositive"]), None);
+    }
+
+    #[test]
+    fn lists_read_as_prose() {
+        assert_eq!(and_list(&["a", "b", "c"]), "`a`, `b` and `c`");
+    }
+}

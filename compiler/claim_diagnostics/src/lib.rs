@@ -1,0 +1,11 @@
+//! Diagnostics: the data model, the stable codes with their explanations,
+//! and the renderers.
+
+pub mod codes;
+pub mod diagnostic;
+pub mod render;
+pub mod sources;
+
+pub use diagnostic::{and_list, did_you_mean, Diagnostic, Label, Severity};
+pub use render::render_human;
+pub use sources::Sources;

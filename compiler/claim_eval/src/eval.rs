@@ -1,0 +1,431 @@
+//! The evaluator (§7): strict, deterministic, left to right. Refusals
+//! travel up with their code, message, site and the chain of calls.
+
+use crate::refusal::{Eval, Refusal, Stop};
+use crate::text::{show, text_of};
+use crate::value::{Origin, RecordVal, Value, VariantVal, V};
+use crate::world::{Types, World, WorldCall};
+use claim_diagnostics::Diagnostic;
+use claim_sema::hir::{self, ExprKind as H, Lit, OpKind, PatternKind as P};
+use claim_sema::ty::GlobalName;
+use claim_sema::Compiled;
+use claim_syntax::ast::BinOp;
+use claim_syntax::{FileId, Loc, Span};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// One line of an `--explain` trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceLine {
+    pub depth: usize,
+    pub text: String,
+    pub loc: Loc,
+}
+
+/// Per-evaluation context: the trace being recorded, if any.
+#[derive(Default)]
+pub struct Cx {
+    pub trace: Option<Vec<TraceLine>>,
+    depth: usize,
+}
+
+impl Cx {
+    pub fn tracing() -> Cx {
+        Cx { trace: Some(Vec::new()), depth: 0 }
+    }
+    fn note(&mut self, loc: Loc, text: impl FnOnce() -> String) {
+        if let Some(t) = &mut self.trace {
+            t.push(TraceLine { depth: self.depth, text: text(), loc });
+        }
+    }
+}
+
+pub struct Frame {
+    slots: Vec<Value>,
+    file: FileId,
+}
+
+impl Frame {
+    pub fn new(size: u32, file: FileId) -> Frame {
+        Frame { slots: vec![Value::bool(false); size as usize], file }
+    }
+    pub fn file(&self) -> FileId {
+        self.file
+    }
+    pub fn set(&mut self, slot: hir::Slot, v: Value) {
+        if let Some(s) = self.slots.get_mut(slot as usize) {
+            *s = v;
+        }
+    }
+}
+
+enum FactSlot {
+    Running,
+    Done(Result<Value, ()>),
+}
+
+pub struct Evaluator<'p> {
+    pub compiled: &'p Compiled,
+    pub world: &'p dyn World,
+    fns: HashMap<&'p GlobalName, &'p hir::Function>,
+    facts: HashMap<&'p GlobalName, &'p hir::Fact>,
+    fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
+    /// Diagnostics of facts that failed, in the order they failed.
+    fact_errors: Mutex<Vec<Diagnostic>>,
+}
+
+fn internal(msg: impl Into<String>) -> Stop {
+    Stop::Fatal(vec![Diagnostic::error("E0999", format!("internal error: {}", msg.into()))])
+}
+
+pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
+    Stop::Refused(Box::new(Refusal { code: code.into(), message, site, chain: Vec::new(), operands: Vec::new() }))
+}
+
+impl<'p> Evaluator<'p> {
+    pub fn new(compiled: &'p Compiled, world: &'p dyn World) -> Evaluator<'p> {
+        let mut fns = HashMap::new();
+        let mut facts = HashMap::new();
+        for m in compiled.modules.values() {
+            for f in &m.functions {
+                fns.insert(&f.name, f);
+            }
+            for f in &m.facts {
+                facts.insert(&f.name, f);
+            }
+        }
+        Evaluator { compiled, world, fns, facts, fact_values: Mutex::default(), fact_errors: Mutex::default() }
+    }
+
+    pub fn types(&self) -> &Types {
+        &self.compiled.types
+    }
+
+    /// Evaluates every fact of the program, in module and declaration
+    /// order (dependencies first, on demand). Returns the diagnostics of
+    /// the facts that could not be evaluated: any one fails the program.
+    pub fn evaluate_facts(&self) -> Vec<Diagnostic> {
+        for m in self.compiled.modules.values() {
+            for f in &m.facts {
+                let _ = self.fact(&f.name, &mut Cx::default());
+            }
+        }
+        self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()
+    }
+
+    fn fact(&self, name: &GlobalName, cx: &mut Cx) -> Eval<Value> {
+        if let Ok(map) = self.fact_values.lock() {
+            match map.get(name) {
+                Some(FactSlot::Done(Ok(v))) => return Ok(v.clone()),
+                Some(FactSlot::Done(Err(()))) => return Err(Stop::Fatal(vec![])),
+                Some(FactSlot::Running) => return Err(internal(format!("fact `{}` depends on itself", name.name))),
+                None => {}
+            }
+        }
+        let Some(fact) = self.facts.get(name) else { return Err(internal(format!("unknown fact `{}`", name.name))) };
+        if let Ok(mut map) = self.fact_values.lock() {
+            map.insert(name.clone(), FactSlot::Running);
+        }
+        let mut frame = Frame::new(fact.frame_size, fact.loc.file);
+        let result = self.eval(&fact.init, &mut frame, cx).map(|v| match v.origin {
+            Some(_) => v,
+            None => v.with_origin(Origin::Fact { name: name.name.clone(), loc: fact.loc }),
+        });
+        let stored = match &result {
+            Ok(v) => Ok(v.clone()),
+            Err(stop) => {
+                let diags = match stop {
+                    Stop::Refused(r) => vec![crate::report::fact_refused(fact, r)],
+                    Stop::Fatal(d) => d.clone(),
+                };
+                if let Ok(mut errs) = self.fact_errors.lock() {
+                    errs.extend(diags);
+                }
+                Err(())
+            }
+        };
+        if let Ok(mut map) = self.fact_values.lock() {
+            map.insert(name.clone(), FactSlot::Done(stored));
+        }
+        result.map_err(|_| Stop::Fatal(vec![]))
+    }
+
+    pub fn call(&self, name: &GlobalName, args: Vec<Value>, site: Loc, cx: &mut Cx) -> Eval<Value> {
+        let Some(f) = self.fns.get(name) else { return Err(internal(format!("unknown function `{}`", name.name))) };
+        cx.note(site, || format!("{}({})", f.name.name, args.iter().map(show).collect::<Vec<_>>().join(", ")));
+        let mut frame = Frame::new(f.frame_size, f.loc.file);
+        for (i, a) in args.into_iter().enumerate() {
+            frame.set(i as u32, a);
+        }
+        cx.depth += 1;
+        let result = self.eval(&f.body, &mut frame, cx);
+        cx.depth -= 1;
+        match result {
+            Err(Stop::Refused(mut r)) => {
+                r.chain.insert(0, (f.name.name.clone(), site));
+                Err(Stop::Refused(r))
+            }
+            other => other,
+        }
+    }
+
+    pub fn eval(&self, e: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<Value> {
+        let loc = Loc::new(frame.file, e.span);
+        Ok(match &e.kind {
+            H::Lit(l) => lit(l).with_origin(Origin::Literal(loc)),
+            H::Text(parts) => {
+                let mut s = String::new();
+                for p in parts {
+                    match p {
+                        hir::TextPart::Lit(t) => s.push_str(t),
+                        hir::TextPart::Expr(x) => s.push_str(&text_of(&self.eval(x, frame, cx)?)),
+                    }
+                }
+                Value::text(s)
+            }
+            H::Local(slot, _) => frame.slots.get(*slot as usize).cloned().ok_or_else(|| internal("unbound local"))?,
+            H::Fact(name) => self.fact(name, cx)?,
+            H::Call(name, args) => {
+                let args = self.eval_all(args, frame, cx)?;
+                self.call(name, args, loc, cx)?
+            }
+            H::Builtin(b, args) => {
+                let args = self.eval_all(args, frame, cx)?;
+                crate::builtins::call(*b, args, loc)?
+            }
+            H::World(w, args) => self.world_call(*w, args, &e.ty, frame, cx, loc)?,
+            H::Field(x, i, _) => {
+                let v = self.eval(x, frame, cx)?;
+                match &v.kind {
+                    V::Record(r) => r.fields.get(*i as usize).cloned().ok_or_else(|| internal("field index"))?,
+                    _ => return Err(internal("field of a non-record")),
+                }
+            }
+            H::Record { ty, names, fields } => {
+                let values = self.eval_fields(fields, names.len(), frame, cx)?;
+                Value::new(V::Record(Arc::new(RecordVal { name: ty.name.clone(), names: names.clone(), fields: values })))
+            }
+            H::Variant { index, name, names, fields, .. } => {
+                let n = names.as_ref().map(|n| n.len()).unwrap_or(0);
+                let values = self.eval_fields(fields, n, frame, cx)?;
+                Value::new(V::Variant(Arc::new(VariantVal { name: name.clone(), index: *index, names: names.clone(), fields: values })))
+            }
+            H::List(items) => Value::list(self.eval_all(items, frame, cx)?),
+            H::Comprehension { elem, slot, iter, cond } => {
+                let src = self.eval(iter, frame, cx)?;
+                let items = src.as_list().ok_or_else(|| internal("comprehension over a non-list"))?;
+                let mut out = Vec::new();
+                for item in items {
+                    frame.set(*slot, item.clone());
+                    if let Some(c) = cond {
+                        if !self.eval_bool(c, frame, cx)? {
+                            continue;
+                        }
+                    }
+                    out.push(self.eval(elem, frame, cx)?);
+                }
+                Value::list(out)
+            }
+            H::Binary(op, kind, l, r) => self.binary(*op, *kind, l, r, frame, cx, loc)?,
+            H::Not(x) => Value::bool(!self.eval_bool(x, frame, cx)?),
+            H::Is(x, p) => {
+                let v = self.eval(x, frame, cx)?;
+                Value::bool(matches(p, &v, frame))
+            }
+            H::If(c, a, b) => {
+                if self.eval_bool(c, frame, cx)? {
+                    self.eval(a, frame, cx)?
+                } else {
+                    self.eval(b, frame, cx)?
+                }
+            }
+            H::Match(s, arms) => {
+                let v = self.eval(s, frame, cx)?;
+                for (p, body) in arms {
+                    if matches(p, &v, frame) {
+                        return self.eval(body, frame, cx);
+                    }
+                }
+                return Err(internal("no match arm matched"));
+            }
+            H::Block(stmts, result) => {
+                for s in stmts {
+                    match s {
+                        hir::Stmt::Let { slot, value } => {
+                            let v = self.eval(value, frame, cx)?;
+                            frame.set(*slot, v);
+                        }
+                        hir::Stmt::Require { cond, code, message, span } => self.require(cond, code, message, *span, frame, cx)?,
+                    }
+                }
+                self.eval(result, frame, cx)?
+            }
+            H::Refuse { code, message } => {
+                let m = self.eval(message, frame, cx)?;
+                cx.note(loc, || format!("refuse {code}: {}", text_of(&m)));
+                return Err(refusal(code, text_of(&m), loc));
+            }
+            H::Some(x) => Value::new(V::Option(Some(Arc::new(self.eval(x, frame, cx)?)))),
+            H::None => Value::new(V::Option(None)),
+            H::Wrap(x) => self.eval(x, frame, cx)?,
+            H::Error => return Err(internal("evaluated an expression with a compile error")),
+        })
+    }
+
+    fn require(&self, cond: &hir::Expr, code: &Arc<str>, message: &hir::Expr, span: Span, frame: &mut Frame, cx: &mut Cx) -> Eval<()> {
+        let loc = Loc::new(frame.file, span);
+        // A comparison keeps its operands, so a refusal can show them.
+        let (ok, operands) = match &cond.kind {
+            H::Binary(op, kind, l, r) if op.is_comparison() => {
+                let lv = self.eval(l, frame, cx)?;
+                let rv = self.eval(r, frame, cx)?;
+                let ok = compare(*op, *kind, &lv, &rv).ok_or_else(|| internal("comparison"))?;
+                (ok, vec![("left", lv), ("right", rv)])
+            }
+            _ => (self.eval_bool(cond, frame, cx)?, vec![]),
+        };
+        cx.note(loc, || {
+            let vals = operands.iter().map(|(n, v)| format!("{n}: {}", show(v))).collect::<Vec<_>>().join(", ");
+            format!("require {} ({})", if ok { "held" } else { "failed" }, if vals.is_empty() { ok.to_string() } else { vals })
+        });
+        if ok {
+            return Ok(());
+        }
+        let m = self.eval(message, frame, cx)?;
+        Err(Stop::Refused(Box::new(Refusal { code: code.clone(), message: text_of(&m), site: loc, chain: Vec::new(), operands })))
+    }
+
+    fn eval_all(&self, xs: &[hir::Expr], frame: &mut Frame, cx: &mut Cx) -> Eval<Vec<Value>> {
+        xs.iter().map(|x| self.eval(x, frame, cx)).collect()
+    }
+
+    fn eval_fields(&self, fields: &[(u32, hir::Expr)], n: usize, frame: &mut Frame, cx: &mut Cx) -> Eval<Vec<Value>> {
+        let mut values: Vec<Option<Value>> = vec![None; n];
+        for (i, x) in fields {
+            let v = self.eval(x, frame, cx)?;
+            if let Some(slot) = values.get_mut(*i as usize) {
+                *slot = Some(v);
+            }
+        }
+        values.into_iter().map(|v| v.ok_or_else(|| internal("missing field"))).collect()
+    }
+
+    pub fn eval_bool(&self, e: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<bool> {
+        self.eval(e, frame, cx)?.as_bool().ok_or_else(|| internal("expected a Bool"))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn binary(&self, op: BinOp, kind: OpKind, l: &hir::Expr, r: &hir::Expr, frame: &mut Frame, cx: &mut Cx, loc: Loc) -> Eval<Value> {
+        match op {
+            BinOp::And => return Ok(Value::bool(self.eval_bool(l, frame, cx)? && self.eval_bool(r, frame, cx)?)),
+            BinOp::Or => return Ok(Value::bool(self.eval_bool(l, frame, cx)? || self.eval_bool(r, frame, cx)?)),
+            _ => {}
+        }
+        let lv = self.eval(l, frame, cx)?;
+        let rv = self.eval(r, frame, cx)?;
+        if op.is_comparison() {
+            return compare(op, kind, &lv, &rv).map(Value::bool).ok_or_else(|| internal("comparison"));
+        }
+        arith(op, kind, &lv, &rv, loc)
+    }
+
+    fn world_call(&self, w: hir::WorldFn, args: &[hir::Expr], ty: &claim_sema::ty::Ty, frame: &mut Frame, cx: &mut Cx, loc: Loc) -> Eval<Value> {
+        let args = self.eval_all(args, frame, cx)?;
+        let path = args.first().and_then(Value::as_text).ok_or_else(|| internal("world path"))?.to_string();
+        let call = WorldCall { path: &path, from: frame.file, call: loc };
+        let result = match w {
+            hir::WorldFn::Load => self.world.load(&call, ty, self.types()),
+            hir::WorldFn::FileSha256 => self.world.file_sha256(&call).map(|d| Value::digest(claim_syntax::token::DigestKind::Sha256, &d)),
+            hir::WorldFn::GitTree => self.world.git_tree(&call).map(|d| Value::digest(claim_syntax::token::DigestKind::Sha1, &d)),
+        };
+        result.map_err(Stop::Fatal)
+    }
+}
+
+fn lit(l: &Lit) -> Value {
+    match l {
+        Lit::Int(n) => Value::int(*n),
+        Lit::Duration(n) => Value::new(V::Duration(*n)),
+        Lit::Bool(b) => Value::bool(*b),
+        Lit::Text(t) => Value::text(t.clone()),
+        Lit::Digest(k, b) => Value::new(V::Digest(*k, b.clone())),
+    }
+}
+
+/// `== != < <= > >=`; `None` where the operands do not fit the operator.
+pub fn compare(op: BinOp, kind: OpKind, l: &Value, r: &Value) -> Option<bool> {
+    use std::cmp::Ordering;
+    if matches!(op, BinOp::Eq | BinOp::Ne) {
+        return Some((l == r) == (op == BinOp::Eq));
+    }
+    let ord: Ordering = match (kind, &l.kind, &r.kind) {
+        (_, V::Int(a), V::Int(b)) | (_, V::Duration(a), V::Duration(b)) => a.cmp(b),
+        (_, V::Text(a), V::Text(b)) => a.cmp(b),
+        _ => return None,
+    };
+    Some(match op {
+        BinOp::Lt => ord.is_lt(),
+        BinOp::Le => ord.is_le(),
+        BinOp::Gt => ord.is_gt(),
+        BinOp::Ge => ord.is_ge(),
+        _ => return None,
+    })
+}
+
+fn arith(op: BinOp, kind: OpKind, l: &Value, r: &Value, loc: Loc) -> Eval<Value> {
+    let overflow = || refusal("Overflow", format!("{} {} {} overflows", show(l), op.symbol(), show(r)), loc);
+    match (kind, &l.kind, &r.kind) {
+        (OpKind::Text, V::Text(a), V::Text(b)) => Ok(Value::text(format!("{a}{b}"))),
+        (OpKind::List, V::List(a), V::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
+        (OpKind::Int, V::Int(a), V::Int(b)) => {
+            let v = match op {
+                BinOp::Add => a.checked_add(*b),
+                BinOp::Sub => a.checked_sub(*b),
+                BinOp::Mul => a.checked_mul(*b),
+                BinOp::Div => {
+                    if *b == 0 {
+                        return Err(refusal("DivisionByZero", format!("{a} / 0"), loc));
+                    }
+                    a.checked_div(*b)
+                }
+                _ => None,
+            };
+            v.map(Value::int).ok_or_else(overflow)
+        }
+        (OpKind::Duration, V::Duration(a), V::Duration(b)) => {
+            let v = match op {
+                BinOp::Add => a.checked_add(*b),
+                BinOp::Sub => a.checked_sub(*b),
+                _ => None,
+            };
+            v.map(|n| Value::new(V::Duration(n))).ok_or_else(overflow)
+        }
+        (OpKind::DurationTimesInt { .. }, V::Duration(a), V::Int(b)) | (OpKind::DurationTimesInt { .. }, V::Int(b), V::Duration(a)) => {
+            a.checked_mul(*b).map(|n| Value::new(V::Duration(n))).ok_or_else(overflow)
+        }
+        _ => Err(internal(format!("operator `{}` on these values", op.symbol()))),
+    }
+}
+
+/// Whether a pattern matches, binding its names into the frame.
+pub fn matches(p: &hir::Pattern, v: &Value, frame: &mut Frame) -> bool {
+    match (&p.kind, &v.kind) {
+        (P::Wildcard, _) => true,
+        (P::Error, _) => false,
+        (P::Bind(slot), _) => {
+            frame.set(*slot, v.clone());
+            true
+        }
+        (P::Lit(l), _) => lit(l) == *v,
+        (P::None, V::Option(None)) => true,
+        (P::Some(inner), V::Option(Some(x))) => matches(inner, x, frame),
+        (P::Variant { index, fields }, V::Variant(var)) => {
+            var.index == *index && fields.iter().all(|(i, fp)| var.fields.get(*i as usize).is_some_and(|fv| matches(fp, fv, frame)))
+        }
+        (P::List { elems, rest }, V::List(items)) => {
+            let len_ok = if *rest { items.len() >= elems.len() } else { items.len() == elems.len() };
+            len_ok && elems.iter().zip(items.iter()).all(|(ep, ev)| matches(ep, ev, frame))
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,502 @@
+//! JSON with byte spans, and the strict decoding of §6. Every decoding
+//! error points into the JSON file at the offending value (at the key, for
+//! an extra field; at the object, for a missing one) with its JSONPath, and
+//! one file reports all of its errors, not just the first.
+
+use crate::value::{parse_hex, Origin, RecordVal, Value, VariantVal, V};
+use crate::world::Types;
+use claim_diagnostics::Diagnostic;
+use claim_sema::ty::{FieldDef, Ty, TypeDef};
+use claim_syntax::token::DigestKind;
+use claim_syntax::{FileId, Loc, Span};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Nesting deeper than this is refused rather than risk the stack.
+pub const MAX_DEPTH: usize = 512;
+
+#[derive(Debug, Clone)]
+pub enum J {
+    Null,
+    Bool(bool),
+    /// The number as written.
+    Number(String),
+    Str(String),
+    Array(Vec<Json>),
+    /// Keys in order, with their spans.
+    Object(Vec<(String, Span, Json)>),
+}
+
+#[derive(Debug, Clone)]
+pub struct Json {
+    pub kind: J,
+    pub span: Span,
+}
+
+impl Json {
+    fn describe(&self) -> &'static str {
+        match self.kind {
+            J::Null => "null",
+            J::Bool(_) => "a boolean",
+            J::Number(_) => "a number",
+            J::Str(_) => "a string",
+            J::Array(_) => "an array",
+            J::Object(_) => "an object",
+        }
+    }
+}
+
+/// A JSON syntax error: where, and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonSyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+pub fn parse(text: &str) -> Result<Json, JsonSyntaxError> {
+    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
+    p.ws();
+    let v = p.value(0)?;
+    p.ws();
+    if p.i < p.s.len() {
+        return Err(p.err("unexpected text after the JSON value"));
+    }
+    Ok(v)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn err(&self, message: &str) -> JsonSyntaxError {
+        let end = (self.i + 1).min(self.s.len()).max(self.i);
+        JsonSyntaxError { span: Span::new(self.i, end), message: message.to_string() }
+    }
+    fn ws(&mut self) {
+        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.s.get(self.i) == Some(&c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn value(&mut self, depth: usize) -> Result<Json, JsonSyntaxError> {
+        if depth > MAX_DEPTH {
+            return Err(self.err(&format!("nested more than {MAX_DEPTH} levels deep")));
+        }
+        let start = self.i;
+        let kind = match self.s.get(self.i) {
+            None => return Err(self.err("unexpected end of file; expected a value")),
+            Some(b'{') => {
+                self.i += 1;
+                let mut fields = Vec::new();
+                self.ws();
+                if !self.eat(b'}') {
+                    loop {
+                        self.ws();
+                        let kstart = self.i;
+                        if self.s.get(self.i) != Some(&b'"') {
+                            return Err(self.err(if self.s.get(self.i) == Some(&b'}') { "trailing comma in object" } else { "expected a string key" }));
+                        }
+                        let key = self.string()?;
+                        let kspan = Span::new(kstart, self.i);
+                        self.ws();
+                        if !self.eat(b':') {
+                            return Err(self.err("expected `:` after the key"));
+                        }
+                        self.ws();
+                        let v = self.value(depth + 1)?;
+                        fields.push((key, kspan, v));
+                        self.ws();
+                        if self.eat(b',') {
+                            continue;
+                        }
+                        if self.eat(b'}') {
+                            break;
+                        }
+                        return Err(self.err("expected `,` or `}`"));
+                    }
+                }
+                J::Object(fields)
+            }
+            Some(b'[') => {
+                self.i += 1;
+                let mut items = Vec::new();
+                self.ws();
+                if !self.eat(b']') {
+                    loop {
+                        self.ws();
+                        if self.s.get(self.i) == Some(&b']') {
+                            return Err(self.err("trailing comma in array"));
+                        }
+                        items.push(self.value(depth + 1)?);
+                        self.ws();
+                        if self.eat(b',') {
+                            continue;
+                        }
+                        if self.eat(b']') {
+                            break;
+                        }
+                        return Err(self.err("expected `,` or `]`"));
+                    }
+                }
+                J::Array(items)
+            }
+            Some(b'"') => J::Str(self.string()?),
+            Some(b't') if self.s[self.i..].starts_with(b"true") => {
+                self.i += 4;
+                J::Bool(true)
+            }
+            Some(b'f') if self.s[self.i..].starts_with(b"false") => {
+                self.i += 5;
+                J::Bool(false)
+            }
+            Some(b'n') if self.s[self.i..].starts_with(b"null") => {
+                self.i += 4;
+                J::Null
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                self.eat(b'-');
+                let digits = self.i;
+                while self.i < self.s.len() && (self.s[self.i].is_ascii_digit() || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'+' | b'-')) {
+                    self.i += 1;
+                }
+                if self.i == digits {
+                    return Err(self.err("expected digits"));
+                }
+                J::Number(self.text[start..self.i].to_string())
+            }
+            Some(_) => return Err(self.err("expected a JSON value")),
+        };
+        Ok(Json { kind, span: Span::new(start, self.i) })
+    }
+    fn string(&mut self) -> Result<String, JsonSyntaxError> {
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let Some(&c) = self.s.get(self.i) else { return Err(self.err("unterminated string")) };
+            match c {
+                b'"' => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    let Some(&e) = self.s.get(self.i + 1) else { return Err(self.err("unterminated string")) };
+                    self.i += 2;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let hex = self.text.get(self.i..self.i + 4).ok_or_else(|| self.err("bad \\u escape"))?;
+                            let mut cp = u32::from_str_radix(hex, 16).map_err(|_| self.err("bad \\u escape"))?;
+                            self.i += 4;
+                            if (0xD800..0xDC00).contains(&cp) && self.s[self.i..].starts_with(b"\\u") {
+                                let lo = self.text.get(self.i + 2..self.i + 6).and_then(|h| u32::from_str_radix(h, 16).ok());
+                                if let Some(lo) = lo.filter(|l| (0xDC00..0xE000).contains(l)) {
+                                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                                    self.i += 6;
+                                }
+                            }
+                            out.push(char::from_u32(cp).ok_or_else(|| self.err("escape is not a Unicode scalar value"))?);
+                        }
+                        _ => {
+                            self.i -= 1;
+                            return Err(self.err("unknown escape"));
+                        }
+                    }
+                }
+                c if c < 0x20 => return Err(self.err("control character in string")),
+                _ => {
+                    let ch = self.text[self.i..].chars().next().ok_or_else(|| self.err("bad text"))?;
+                    out.push(ch);
+                    self.i += ch.len_utf8();
+                }
+            }
+        }
+    }
+}
+
+/// Decodes a parsed JSON document into `ty`. `call` is the `load` (for a
+/// secondary label); every error found is returned.
+pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
+    let mut d = Decoder { types, file, call, errors: Vec::new() };
+    let v = d.value(doc, ty, &mut "$".to_string());
+    match v {
+        Some(v) if d.errors.is_empty() => Ok(v),
+        _ => Err(d.errors),
+    }
+}
+
+struct Decoder<'a> {
+    types: &'a Types,
+    file: FileId,
+    call: Loc,
+    errors: Vec<Diagnostic>,
+}
+
+/// Reads a Duration written as a literal: `"3h"`, `"250ms"`.
+pub fn parse_duration(s: &str) -> Option<i64> {
+    let split = s.find(|c: char| !c.is_ascii_digit())?;
+    let (digits, unit) = s.split_at(split);
+    let n: i64 = digits.parse().ok()?;
+    let factor = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "min" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return None,
+    };
+    n.checked_mul(factor)
+}
+
+impl Decoder<'_> {
+    fn fail(&mut self, at: Span, path: &str, message: String, label: String) {
+        self.errors.push(
+            Diagnostic::error("E0306", format!("{message} at `{path}`"))
+                .at(self.file, at, label)
+                .with_secondary(self.call, "loaded here"),
+        );
+    }
+
+    fn origin(&self, j: &Json, path: &str) -> Origin {
+        Origin::Json { file: self.file, span: j.span, path: path.to_string() }
+    }
+
+    fn value(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<Value> {
+        let v = self.kind(j, ty, path)?;
+        Some(Value::new(v).with_origin(self.origin(j, path)))
+    }
+
+    fn wrong(&mut self, j: &Json, ty: &Ty, path: &str) -> Option<V> {
+        self.fail(j.span, path, format!("expected `{ty}`, found {}", j.describe()), format!("expected `{ty}`"));
+        None
+    }
+
+    fn kind(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<V> {
+        match (ty, &j.kind) {
+            (Ty::Bool, J::Bool(b)) => Some(V::Bool(*b)),
+            (Ty::Int, J::Number(n)) => match n.parse::<i64>() {
+                Ok(n) => Some(V::Int(n)),
+                Err(_) => {
+                    let what = if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
+                    self.fail(j.span, path, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
+                    None
+                }
+            },
+            (Ty::Text, J::Str(s)) => Some(V::Text(s.as_str().into())),
+            (Ty::Duration, J::Str(s)) => match parse_duration(s) {
+                Some(ms) => Some(V::Duration(ms)),
+                None => {
+                    self.fail(j.span, path, format!("`{s}` is not a Duration"), "expected a Duration such as \"3h\" or \"250ms\"".into());
+                    None
+                }
+            },
+            (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
+                let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
+                let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
+                match parse_hex(body, kind.hex_len() / 2) {
+                    Some(bytes) => Some(V::Digest(kind, bytes.into())),
+                    None => {
+                        let why = if body.chars().any(|c| c.is_ascii_uppercase()) {
+                            "has uppercase hex digits".to_string()
+                        } else if !body.chars().all(|c| c.is_ascii_hexdigit()) {
+                            "has characters that are not hex digits".to_string()
+                        } else {
+                            format!("has {} hex digits, expected {}", body.len(), kind.hex_len())
+                        };
+                        self.fail(j.span, path, format!("malformed {} digest", kind.prefix()), format!("{why}"));
+                        None
+                    }
+                }
+            }
+            (Ty::List(t), J::Array(items)) => {
+                let mut out = Vec::with_capacity(items.len());
+                let mut ok = true;
+                for (i, item) in items.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    match self.value(item, t, path) {
+                        Some(v) => out.push(v),
+                        None => ok = false,
+                    }
+                    path.truncate(len);
+                }
+                ok.then(|| V::List(Arc::new(out)))
+            }
+            (Ty::Option(_), J::Null) => Some(V::Option(None)),
+            (Ty::Option(t), _) => Some(V::Option(Some(Arc::new(self.value(j, t, path)?)))),
+            (Ty::Map(t), J::Object(fields)) => {
+                let mut out = BTreeMap::new();
+                let mut ok = true;
+                for (k, kspan, v) in fields {
+                    if out.contains_key(k) {
+                        self.duplicate(*kspan, k, path);
+                        ok = false;
+                        continue;
+                    }
+                    let len = path.len();
+                    push_key(path, k);
+                    match self.value(v, t, path) {
+                        Some(x) => {
+                            out.insert(k.clone(), x);
+                        }
+                        None => ok = false,
+                    }
+                    path.truncate(len);
+                }
+                ok.then(|| V::Map(Arc::new(out)))
+            }
+            (Ty::Named(n), _) => {
+                let Some(info) = self.types.get(n) else { return self.wrong(j, ty, path) };
+                match &info.def {
+                    TypeDef::Newtype(u) => self.kind(j, u, path),
+                    TypeDef::Record { fields, open } => match &j.kind {
+                        J::Object(obj) => {
+                            let values = self.fields(j, obj, fields, *open, &n.name, path)?;
+                            Some(V::Record(Arc::new(RecordVal { name: n.name.clone(), names: claim_sema::ty::field_names(fields), fields: values })))
+                        }
+                        _ => self.wrong(j, ty, path),
+                    },
+                    TypeDef::Enum { variants } => {
+                        let (name, body) = match &j.kind {
+                            J::Str(s) => (s.as_str(), None),
+                            J::Object(obj) if obj.len() == 1 => (obj[0].0.as_str(), Some(&obj[0])),
+                            _ => {
+                                self.fail(j.span, path, format!("expected a variant of `{}`", n.name), "expected a variant name, or an object with one key".into());
+                                return None;
+                            }
+                        };
+                        let Some((i, var)) = variants.iter().enumerate().find(|(_, v)| &*v.name == name) else {
+                            let names: Vec<&str> = variants.iter().map(|v| &*v.name).collect();
+                            let mut label = format!("not a variant of `{}`", n.name);
+                            if let Some(close) = claim_diagnostics::did_you_mean(name, names.iter().copied()) {
+                                label = format!("{label}; did you mean `{close}`?");
+                            }
+                            self.fail(j.span, path, format!("unknown variant `{name}` of `{}`", n.name), label);
+                            return None;
+                        };
+                        match (&var.fields, body) {
+                            (None, None) => Some(V::Variant(Arc::new(VariantVal { name: var.name.clone(), index: i as u32, names: None, fields: vec![] }))),
+                            (Some(fields), Some((k, _, inner))) => {
+                                let len = path.len();
+                                push_key(path, k);
+                                let values = match &inner.kind {
+                                    J::Object(obj) => self.fields(inner, obj, fields, false, &var.name, path),
+                                    _ => {
+                                        self.fail(inner.span, path, format!("expected the fields of `{}`", var.name), "expected an object".into());
+                                        None
+                                    }
+                                };
+                                path.truncate(len);
+                                let names = Some(claim_sema::ty::field_names(fields));
+                                Some(V::Variant(Arc::new(VariantVal { name: var.name.clone(), index: i as u32, names, fields: values? })))
+                            }
+                            (None, Some(_)) => {
+                                self.fail(j.span, path, format!("variant `{}` has no fields", var.name), format!("write it as the string \"{}\"", var.name));
+                                None
+                            }
+                            (Some(_), None) => {
+                                self.fail(j.span, path, format!("variant `{}` carries fields", var.name), format!("write it as {{\"{}\": {{…}}}}", var.name));
+                                None
+                            }
+                        }
+                    }
+                }
+            }
+            _ => self.wrong(j, ty, path),
+        }
+    }
+
+    fn duplicate(&mut self, at: Span, key: &str, path: &str) {
+        self.fail(at, path, format!("duplicate key `{key}`"), "this key appears twice in the object".into());
+    }
+
+    fn fields(&mut self, obj_json: &Json, obj: &[(String, Span, Json)], defs: &[FieldDef], open: bool, what: &str, path: &mut String) -> Option<Vec<Value>> {
+        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        let mut ok = true;
+        for (k, kspan, _) in obj {
+            if seen.insert(k, *kspan).is_some() {
+                self.duplicate(*kspan, k, path);
+                ok = false;
+            } else if !open && !defs.iter().any(|d| *d.json_key == **k) {
+                let len = path.len();
+                push_key(path, k);
+                self.fail(*kspan, path, format!("unexpected field `{k}` in `{what}`"), format!("`{what}` has no field `{k}`"));
+                self.errors.last_mut().map(|d| d.help = Some(format!("declare the record with `..` to allow fields it does not name: `record {what} {{ …, .. }}`")));
+                path.truncate(len);
+                ok = false;
+            }
+        }
+        let mut out = Vec::with_capacity(defs.len());
+        for d in defs {
+            let found = obj.iter().find(|(k, _, _)| *k == *d.json_key);
+            let len = path.len();
+            push_key(path, &d.json_key);
+            let v = match (found, &d.ty) {
+                (Some((_, _, j)), ty) => self.value(j, ty, path),
+                (None, Ty::Option(_)) => Some(Value::new(V::Option(None))),
+                (None, _) => {
+                    path.truncate(len);
+                    self.fail(obj_json.span, path, format!("missing field `{}` of `{what}`", d.json_key), format!("this object has no `{}`", d.json_key));
+                    None
+                }
+            };
+            path.truncate(len);
+            match v {
+                Some(v) => out.push(v),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+}
+
+fn push_key(path: &mut String, key: &str) {
+    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !key.starts_with(|c: char| c.is_ascii_digit()) {
+        path.push('.');
+        path.push_str(key);
+    } else {
+        path.push_str("[\"");
+        path.push_str(&key.replace('\\', "\\\\").replace('"', "\\\""));
+        path.push_str("\"]");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_point_at_values() {
+        let j = parse(r#"{"a": [1, "x"]}"#).expect("valid");
+        let J::Object(f) = &j.kind else { panic!("object") };
+        assert_eq!(f[0].2.span, Span::new(6, 14));
+    }
+
+    #[test]
+    fn trailing_comma_is_an_error_at_the_brace() {
+        let e = parse(r#"{"a": 1,}"#).expect_err("invalid");
+        assert_eq!(e.span.start, 8);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let deep = "[".repeat(MAX_DEPTH + 10);
+        assert!(parse(&deep).is_err());
+    }
+}

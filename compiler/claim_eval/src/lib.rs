@@ -1,0 +1,19 @@
+//! Evaluation: values with their origins, the evaluator, refusals with
+//! their call chains, witnesses and frontiers, and the JSON decoding of
+//! facts (§5–§7). Pure: the outside world is reached through [`World`].
+
+pub mod builtins;
+pub mod eval;
+pub mod json;
+pub mod refusal;
+pub mod report;
+pub mod text;
+pub mod value;
+pub mod witness;
+pub mod world;
+
+pub use eval::{Cx, Evaluator, TraceLine};
+pub use refusal::{Refusal, Stop};
+pub use value::{Origin, Value, V};
+pub use witness::{check_frontier, run_witness, FrontierReport, WitnessReport};
+pub use world::{NoWorld, Types, World, WorldCall};

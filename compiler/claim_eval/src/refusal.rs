@@ -1,0 +1,34 @@
+//! Refusals and the other ways evaluation stops.
+
+use crate::value::Value;
+use claim_diagnostics::Diagnostic;
+use claim_syntax::Loc;
+use std::sync::Arc;
+
+/// A function that could not derive its standing: a value a witness may
+/// expect, carrying what a reviewer needs to see why.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub code: Arc<str>,
+    pub message: String,
+    /// The `refuse` (or `require`, or built-in operation) that refused.
+    pub site: Loc,
+    /// Calls from the outermost down to the refusing function:
+    /// `(function, call site)`.
+    pub chain: Vec<(Arc<str>, Loc)>,
+    /// Where the refusal came from `require a <op> b`, the operands, as
+    /// `(label, value)`; their origins may be labelled too.
+    pub operands: Vec<(&'static str, Value)>,
+}
+
+/// Why evaluation stopped.
+#[derive(Clone, Debug)]
+pub enum Stop {
+    Refused(Box<Refusal>),
+    /// An error of the program (a world function failed, or an internal
+    /// invariant broke): diagnostics already made. An empty list means they
+    /// were reported where they happened (a failed fact read again).
+    Fatal(Vec<Diagnostic>),
+}
+
+pub type Eval<T> = Result<T, Stop>;

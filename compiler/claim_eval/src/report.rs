@@ -1,0 +1,132 @@
+//! The diagnostics of evaluation: a refusing fact, each kind of witness
+//! failure, a dissolved frontier. A refusal's primary label sits at the
+//! `refuse`; secondary labels mark the witness statement, the calls that
+//! led there, and where the offending values came from.
+
+use crate::refusal::Refusal;
+use crate::text::show;
+use crate::value::{Origin, Value};
+use claim_diagnostics::Diagnostic;
+use claim_sema::hir;
+use claim_syntax::ast::BinOp;
+use claim_syntax::Loc;
+
+/// A label at the origin of a value, unless it is where we already point.
+pub fn origin_label(v: &Value, what: &str, not_at: Loc) -> Option<(Loc, String)> {
+    let o = v.origin.as_deref()?;
+    let (loc, text) = match o {
+        Origin::Literal(loc) => (*loc, format!("{what} `{}` is written here", short(v))),
+        Origin::Fact { name, loc } => (*loc, format!("{what} is the fact `{name}`")),
+        Origin::Json { file, span, path } => (Loc::new(*file, *span), format!("{what} was read from `{path}`")),
+    };
+    (!contains(not_at, loc)).then_some((loc, text))
+}
+
+fn contains(outer: Loc, inner: Loc) -> bool {
+    outer.file == inner.file && outer.span.start <= inner.span.start && inner.span.end <= outer.span.end
+}
+
+/// A value shown in a label, shortened where it is long.
+pub fn short(v: &Value) -> String {
+    let s = show(v);
+    if s.chars().count() > 120 {
+        format!("{}…", s.chars().take(117).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
+    for (name, site) in &r.chain {
+        d = d.with_secondary(*site, format!("calls `{name}`"));
+    }
+    for (what, v) in &r.operands {
+        d = d.with_note(format!("{what}: {}", short(v)));
+        if let Some((loc, text)) = origin_label(v, what, r.site) {
+            d = d.with_secondary(loc, text);
+        }
+    }
+    if !r.chain.is_empty() {
+        let path: Vec<String> = std::iter::once(start.to_string()).chain(r.chain.iter().map(|(n, _)| format!("`{n}`"))).collect();
+        d = d.with_note(format!("call chain: {}", path.join(" → ")));
+    }
+    d
+}
+
+pub fn fact_refused(fact: &hir::Fact, r: &Refusal) -> Diagnostic {
+    let d = Diagnostic::error("E0301", format!("fact `{}` refused with `{}`", fact.name.name, r.code))
+        .at_loc(r.site, format!("refused: {}", r.message))
+        .with_secondary(fact.loc, "while evaluating this fact")
+        .with_help("every fact is evaluated before any witness runs; a fact that refuses fails the program closed");
+    with_refusal(d, r, &format!("fact `{}`", fact.name.name))
+}
+
+pub fn unexpected_refusal(w: &hir::Witness, stmt: Loc, r: &Refusal) -> Diagnostic {
+    let d = Diagnostic::error("E0402", format!("witness `{}` failed: unexpected refusal `{}`", w.name, r.code))
+        .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
+        .with_secondary(stmt, "expected a value here");
+    with_refusal(d, r, &format!("witness `{}`", w.name))
+}
+
+pub fn wrong_code(w: &hir::Witness, expected: &str, code_loc: Loc, stmt: Loc, r: &Refusal) -> Diagnostic {
+    let d = Diagnostic::error("E0404", format!("witness `{}` failed: expected refusal `{expected}`, but it refused with `{}`", w.name, r.code))
+        .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
+        .with_secondary(code_loc, format!("expected `{expected}`"))
+        .with_secondary(stmt, "in this statement");
+    with_refusal(d, r, &format!("witness `{}`", w.name))
+}
+
+pub fn expected_refusal(w: &hir::Witness, expected: &str, stmt: Loc, expr: Loc, v: &Value) -> Diagnostic {
+    let mut d = Diagnostic::error("E0403", format!("witness `{}` failed: expected refusal `{expected}`, but it held", w.name))
+        .at_loc(expr, format!("evaluated to `{}`", short(v)))
+        .with_note(format!("value: {}", short(v)));
+    if let Some((loc, text)) = origin_label(v, "the value", stmt) {
+        d = d.with_secondary(loc, text);
+    }
+    d
+}
+
+/// The operands of the comparison that made a `holds` false, where known.
+pub struct FalseComparison {
+    pub op: BinOp,
+    pub left: (Loc, Value),
+    pub right: (Loc, Value),
+}
+
+pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>) -> Diagnostic {
+    let mut d = Diagnostic::error("E0401", format!("witness `{}` failed: `holds` is false", w.name));
+    match culprit {
+        Some(c) => {
+            let whole = Loc::new(c.left.0.file, c.left.0.span.join(c.right.0.span));
+            d = d
+                .at_loc(whole, format!("`{}` is false", c.op.symbol()))
+                .with_secondary(c.left.0, format!("left: {}", short(&c.left.1)))
+                .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)))
+                .with_note(format!("left:  {}", show(&c.left.1)))
+                .with_note(format!("right: {}", show(&c.right.1)));
+            for (what, (loc, v)) in [("left", &c.left), ("right", &c.right)] {
+                if let Some((oloc, text)) = origin_label(v, what, *loc) {
+                    d = d.with_secondary(oloc, text);
+                }
+            }
+            if !contains(whole, stmt) && !contains(stmt, whole) {
+                d = d.with_secondary(stmt, "in this statement");
+            }
+        }
+        None => d = d.at_loc(stmt, "this is false"),
+    }
+    d
+}
+
+pub fn fatal_in_witness(w: &hir::Witness, stmt: Loc, mut diags: Vec<Diagnostic>) -> Diagnostic {
+    diags.pop().map(|d| d.with_secondary(stmt, format!("in witness `{}`", w.name))).unwrap_or_else(|| {
+        Diagnostic::error("E0999", format!("internal error: witness `{}` stopped without a reason", w.name)).at_loc(stmt, "here")
+    })
+}
+
+pub fn dissolved(f: &hir::Frontier, text: &str) -> Diagnostic {
+    Diagnostic::error("E0405", format!("frontier `{}` has dissolved", f.name))
+        .at_loc(f.loc, "its `dissolves when` condition is now true")
+        .with_note(format!("it declared: {text}"))
+        .with_help("the gap is closed: delete this frontier, and state what now holds as a witness")
+}

@@ -1,0 +1,140 @@
+//! Run-time values. Newtypes are erased (a `ConfigDigest` is its `Sha256`):
+//! the checker has already kept them apart. Each value may remember where
+//! it came from, so a diagnostic can point at the literal, fact or JSON
+//! location behind a wrong value. Origins never take part in equality.
+
+use claim_syntax::token::DigestKind;
+use claim_syntax::{FileId, Loc, Span};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A literal in the source.
+    Literal(Loc),
+    /// The value of a fact, declared here.
+    Fact { name: Arc<str>, loc: Loc },
+    /// A value read from a JSON file, with its JSONPath.
+    Json { file: FileId, span: Span, path: String },
+}
+
+#[derive(Clone, Debug)]
+pub struct Value {
+    pub kind: V,
+    pub origin: Option<Arc<Origin>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RecordVal {
+    pub name: Arc<str>,
+    pub names: Arc<[Arc<str>]>,
+    pub fields: Vec<Value>,
+}
+
+#[derive(Clone, Debug)]
+pub struct VariantVal {
+    pub name: Arc<str>,
+    pub index: u32,
+    pub names: Option<Arc<[Arc<str>]>>,
+    pub fields: Vec<Value>,
+}
+
+#[derive(Clone, Debug)]
+pub enum V {
+    Bool(bool),
+    Int(i64),
+    /// Milliseconds.
+    Duration(i64),
+    Text(Arc<str>),
+    Digest(DigestKind, Arc<[u8]>),
+    List(Arc<Vec<Value>>),
+    Option(Option<Arc<Value>>),
+    Map(Arc<BTreeMap<String, Value>>),
+    Record(Arc<RecordVal>),
+    Variant(Arc<VariantVal>),
+}
+
+impl Value {
+    pub fn new(kind: V) -> Value {
+        Value { kind, origin: None }
+    }
+    pub fn with_origin(mut self, o: Origin) -> Value {
+        self.origin = Some(Arc::new(o));
+        self
+    }
+    pub fn bool(b: bool) -> Value {
+        Value::new(V::Bool(b))
+    }
+    pub fn int(n: i64) -> Value {
+        Value::new(V::Int(n))
+    }
+    pub fn text(s: impl Into<Arc<str>>) -> Value {
+        Value::new(V::Text(s.into()))
+    }
+    pub fn list(v: Vec<Value>) -> Value {
+        Value::new(V::List(Arc::new(v)))
+    }
+    pub fn digest(kind: DigestKind, bytes: &[u8]) -> Value {
+        Value::new(V::Digest(kind, bytes.into()))
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.kind {
+            V::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+    pub fn as_int(&self) -> Option<i64> {
+        match self.kind {
+            V::Int(n) | V::Duration(n) => Some(n),
+            _ => None,
+        }
+    }
+    pub fn as_text(&self) -> Option<&str> {
+        match &self.kind {
+            V::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+    pub fn as_list(&self) -> Option<&[Value]> {
+        match &self.kind {
+            V::List(l) => Some(l),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (&self.kind, &other.kind) {
+            (V::Bool(a), V::Bool(b)) => a == b,
+            (V::Int(a), V::Int(b)) | (V::Duration(a), V::Duration(b)) => a == b,
+            (V::Text(a), V::Text(b)) => a == b,
+            (V::Digest(k1, a), V::Digest(k2, b)) => k1 == k2 && a == b,
+            (V::List(a), V::List(b)) => a == b,
+            (V::Option(a), V::Option(b)) => a == b,
+            (V::Map(a), V::Map(b)) => a == b,
+            (V::Record(a), V::Record(b)) => a.fields == b.fields,
+            (V::Variant(a), V::Variant(b)) => a.index == b.index && a.fields == b.fields,
+            _ => false,
+        }
+    }
+}
+
+/// Lowercase hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// Parses exactly `len` bytes of lowercase hex.
+pub fn parse_hex(s: &str, len: usize) -> Option<Vec<u8>> {
+    if s.len() != len * 2 || !s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+        return None;
+    }
+    (0..len).map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+}

@@ -1,0 +1,135 @@
+//! Running witnesses and checking frontiers (§5).
+
+use crate::eval::{compare, Cx, Evaluator, Frame, TraceLine};
+use crate::refusal::Stop;
+use crate::report::{self, FalseComparison};
+use crate::text::text_of;
+use claim_diagnostics::Diagnostic;
+use claim_sema::hir::{self, ExprKind as H, WitnessStmtKind as S};
+use claim_syntax::ast::BinOp;
+use claim_syntax::Loc;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct WitnessReport {
+    pub name: std::sync::Arc<str>,
+    pub module: std::sync::Arc<str>,
+    pub loc: Loc,
+    /// `None` where the witness passed.
+    pub failure: Option<Diagnostic>,
+    /// The `--explain` trace, where one was asked for.
+    pub trace: Vec<TraceLine>,
+    pub duration: Duration,
+}
+
+impl WitnessReport {
+    pub fn passed(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+pub fn run_witness(ev: &Evaluator<'_>, w: &hir::Witness, trace: bool) -> WitnessReport {
+    let start = Instant::now();
+    let mut cx = if trace { Cx::tracing() } else { Cx::default() };
+    let failure = run_stmts(ev, w, &mut cx);
+    WitnessReport {
+        name: w.name.clone(),
+        module: w.module.clone(),
+        loc: w.loc,
+        failure,
+        trace: cx.trace.unwrap_or_default(),
+        duration: start.elapsed(),
+    }
+}
+
+fn run_stmts(ev: &Evaluator<'_>, w: &hir::Witness, cx: &mut Cx) -> Option<Diagnostic> {
+    let file = w.loc.file;
+    let mut frame = Frame::new(w.frame_size, file);
+    for stmt in &w.stmts {
+        let at = Loc::new(file, stmt.span);
+        match &stmt.kind {
+            S::Let { slot, value } => match ev.eval(value, &mut frame, cx) {
+                Ok(v) => frame_set(&mut frame, *slot, v),
+                Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r)),
+                Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
+            },
+            S::Holds(e) => match ev.eval(e, &mut frame, cx) {
+                Ok(v) if v.as_bool() == Some(false) => {
+                    let culprit = find_false(ev, e, &mut frame);
+                    return Some(report::holds_false(w, at, culprit));
+                }
+                Ok(_) => {}
+                Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r)),
+                Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
+            },
+            S::Refuses { expr, code, code_span } => match ev.eval(expr, &mut frame, cx) {
+                Ok(v) => return Some(report::expected_refusal(w, code, at, Loc::new(file, expr.span), &v)),
+                Err(Stop::Refused(r)) if r.code == *code => {}
+                Err(Stop::Refused(r)) => return Some(report::wrong_code(w, code, Loc::new(file, *code_span), at, &r)),
+                Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
+            },
+        }
+    }
+    None
+}
+
+fn frame_set(frame: &mut Frame, slot: hir::Slot, v: crate::value::Value) {
+    frame.set(slot, v);
+}
+
+/// Finds the comparison that made a Bool expression false, evaluating
+/// again (evaluation is pure, and facts are already known).
+fn find_false(ev: &Evaluator<'_>, e: &hir::Expr, frame: &mut Frame) -> Option<FalseComparison> {
+    let mut cx = Cx::default();
+    match &e.kind {
+        H::Binary(BinOp::And, _, l, r) => {
+            if !ev.eval_bool(l, frame, &mut cx).ok()? {
+                find_false(ev, l, frame)
+            } else {
+                find_false(ev, r, frame)
+            }
+        }
+        H::Binary(op, kind, l, r) if op.is_comparison() => {
+            let lv = ev.eval(l, frame, &mut cx).ok()?;
+            let rv = ev.eval(r, frame, &mut cx).ok()?;
+            if compare(*op, *kind, &lv, &rv)? {
+                return None;
+            }
+            Some(FalseComparison { op: *op, left: (Loc::new(frame_file(frame), l.span), lv), right: (Loc::new(frame_file(frame), r.span), rv) })
+        }
+        _ => None,
+    }
+}
+
+fn frame_file(frame: &Frame) -> claim_syntax::FileId {
+    frame.file()
+}
+
+
+#[derive(Clone, Debug)]
+pub struct FrontierReport {
+    pub name: std::sync::Arc<str>,
+    pub module: std::sync::Arc<str>,
+    pub loc: Loc,
+    pub text: String,
+    /// `Some` where the frontier has dissolved (a failure).
+    pub dissolved: Option<Diagnostic>,
+}
+
+/// A frontier is open while its condition is false or refuses (§5).
+pub fn check_frontier(ev: &Evaluator<'_>, f: &hir::Frontier) -> FrontierReport {
+    let mut frame = Frame::new(f.frame_size, f.loc.file);
+    let mut cx = Cx::default();
+    let text = ev.eval(&f.text, &mut frame, &mut cx).map(|v| text_of(&v)).unwrap_or_else(|_| "(its text refused)".to_string());
+    let dissolved = match &f.condition {
+        Some(c) => matches!(ev.eval_bool(c, &mut frame, &mut cx), Ok(true)),
+        None => false,
+    };
+    FrontierReport {
+        name: f.name.clone(),
+        module: f.module.clone(),
+        loc: f.loc,
+        dissolved: dissolved.then(|| report::dissolved(f, &text)),
+        text,
+    }
+}

@@ -1,0 +1,50 @@
+//! The outside world, as the evaluator sees it (§6). The CLI implements it
+//! (paths, files, JSON, hashing); the evaluator only asks.
+
+use crate::value::Value;
+use claim_diagnostics::Diagnostic;
+use claim_sema::ty::{GlobalName, Ty, TypeInfo};
+use claim_syntax::{FileId, Loc};
+use std::collections::BTreeMap;
+
+/// Everything `load` needs to decode into a declared type.
+pub type Types = BTreeMap<GlobalName, TypeInfo>;
+
+/// A world call: which function, the path as written, the file that names
+/// it (paths are relative to it) and the call's location.
+pub struct WorldCall<'a> {
+    pub path: &'a str,
+    pub from: FileId,
+    pub call: Loc,
+}
+
+pub trait World: Sync {
+    /// Reads a JSON file and decodes it into `ty`.
+    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>>;
+    /// SHA-256 of a file's bytes.
+    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>>;
+    /// The git tree id of a directory.
+    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>>;
+}
+
+/// A world with nothing in it: every call is an error. For programs
+/// checked without files (tests, the editor).
+pub struct NoWorld;
+
+impl NoWorld {
+    fn refuse(call: &WorldCall<'_>) -> Vec<Diagnostic> {
+        vec![Diagnostic::error("E0302", format!("cannot read `{}` here", call.path)).at_loc(call.call, "no files are available in this run")]
+    }
+}
+
+impl World for NoWorld {
+    fn load(&self, call: &WorldCall<'_>, _: &Ty, _: &Types) -> Result<Value, Vec<Diagnostic>> {
+        Err(NoWorld::refuse(call))
+    }
+    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
+        Err(NoWorld::refuse(call))
+    }
+    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
+        Err(NoWorld::refuse(call))
+    }
+}

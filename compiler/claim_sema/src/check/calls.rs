@@ -1,0 +1,277 @@
+//! Calls: user functions, newtype conversions `N(e)`, the prelude's
+//! built-ins (§4) and the world functions (§6, fact initializers only).
+
+use super::expr::{mk, path_segments};
+use super::Checker;
+use crate::builtins::{builtin, world, BUILTIN_NAMES};
+use crate::hir::{self, Builtin as B, ExprKind as H, WorldFn};
+use crate::index::ItemTag;
+use crate::ty::{GlobalName, Ty, TypeDef};
+use claim_diagnostics::{did_you_mean, Diagnostic};
+use claim_syntax::ast;
+use claim_syntax::Span;
+
+enum Callee {
+    User(GlobalName),
+    Newtype(GlobalName, Ty),
+    Builtin(B),
+    World(WorldFn),
+}
+
+impl Checker<'_> {
+    pub(super) fn call(&mut self, e: &ast::Expr, callee: &ast::Expr, args: &[ast::Expr], expected: Option<&Ty>) -> hir::Expr {
+        let span = e.span;
+        let Some(target) = self.callee(callee) else {
+            for a in args {
+                self.expr(a, None);
+            }
+            return mk(H::Error, span, Ty::Error);
+        };
+        match target {
+            Callee::User(name) => {
+                let Some(sig) = self.fn_sig(&name) else { return mk(H::Error, span, Ty::Error) };
+                if !self.arity(&name.name, sig.params.len(), args, span) {
+                    return mk(H::Error, span, Ty::Error);
+                }
+                let args = args.iter().zip(&sig.params).map(|(a, (_, t))| self.expr(a, Some(t))).collect();
+                self.edge(name.clone(), callee.span);
+                mk(H::Call(name, args), span, sig.ret.clone())
+            }
+            Callee::Newtype(name, under) => {
+                if !self.arity(&name.name, 1, args, span) {
+                    return mk(H::Error, span, Ty::Error);
+                }
+                let x = self.expr(&args[0], Some(&under));
+                mk(H::Wrap(Box::new(x)), span, Ty::Named(name))
+            }
+            Callee::Builtin(b) => self.builtin_call(b, callee, args, span),
+            Callee::World(w) => {
+                if !self.in_fact {
+                    self.error(
+                        Diagnostic::error("E0216", format!("`{}` may only be called in a fact initializer", w.name()))
+                            .at(self.file, callee.span, "reads the outside world here")
+                            .with_help(format!(
+                                "declare a fact (`fact name: T = {}(…)`) and use it here: facts are read once, before any witness runs",
+                                w.name()
+                            )),
+                    );
+                }
+                if !self.arity(w.name(), 1, args, span) {
+                    return mk(H::Error, span, Ty::Error);
+                }
+                let path = self.expr(&args[0], Some(&Ty::Text));
+                let ty = match w {
+                    WorldFn::FileSha256 => Ty::Sha256,
+                    WorldFn::GitTree => Ty::Sha1,
+                    WorldFn::Load => match expected {
+                        Some(t) => t.clone(),
+                        None => {
+                            self.error(
+                                Diagnostic::error("E0208", "cannot tell what type `load` should decode into")
+                                    .at(self.file, span, "type annotation needed")
+                                    .with_help("declare the fact's type: `fact receipt: Receipt = load(\"…\")`"),
+                            );
+                            Ty::Error
+                        }
+                    },
+                };
+                mk(H::World(w, vec![path]), span, ty)
+            }
+        }
+    }
+
+    fn arity(&mut self, name: &str, want: usize, args: &[ast::Expr], span: Span) -> bool {
+        if args.len() == want {
+            return true;
+        }
+        let s = if want == 1 { "" } else { "s" };
+        self.error(
+            Diagnostic::error("E0209", format!("`{name}` takes {want} argument{s}, but {} were given", args.len()))
+                .at(self.file, span, format!("{} argument{}", args.len(), if args.len() == 1 { "" } else { "s" })),
+        );
+        for a in args {
+            self.expr(a, None);
+        }
+        false
+    }
+
+    fn callee(&mut self, callee: &ast::Expr) -> Option<Callee> {
+        let Some(segs) = path_segments(callee) else {
+            self.expr(callee, None);
+            self.not_callable(callee.span, "this expression");
+            return None;
+        };
+        let from_item = |this: &Self, target: GlobalName, tag: ItemTag| -> Result<Callee, &'static str> {
+            match tag {
+                ItemTag::Fn => Ok(Callee::User(target)),
+                ItemTag::Type => match this.type_info(&target).map(|i| &i.def) {
+                    Some(TypeDef::Newtype(u)) => Ok(Callee::Newtype(target, u.clone())),
+                    Some(TypeDef::Record { .. }) => Err("a record is built with `Name { field: value, … }`"),
+                    _ => Err("an enum is not callable; name one of its variants"),
+                },
+                ItemTag::Fact => Err("a fact is a value"),
+            }
+        };
+        match segs.as_slice() {
+            [one] => {
+                let name = one.name.as_str();
+                if self.local(name).is_some() {
+                    self.not_callable(one.span, &format!("`{name}` is a value and"));
+                    return None;
+                }
+                if let Some(n) = self.scope.names.get(name) {
+                    return match from_item(self, n.target.clone(), n.tag) {
+                        Ok(c) => Some(c),
+                        Err(why) => {
+                            self.error(Diagnostic::error("E0210", format!("`{name}` is not callable")).at(self.file, one.span, why));
+                            None
+                        }
+                    };
+                }
+                if let Some(b) = builtin(name) {
+                    return Some(Callee::Builtin(b));
+                }
+                if let Some(w) = world(name) {
+                    return Some(Callee::World(w));
+                }
+                let candidates = self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Fn).map(|(k, _)| &**k).chain(BUILTIN_NAMES.iter().copied());
+                let mut d = Diagnostic::error("E0201", format!("unknown function `{name}`")).at(self.file, one.span, "not found in this scope");
+                if let Some(close) = did_you_mean(name, candidates) {
+                    d = d.with_help(format!("did you mean `{close}`?"));
+                }
+                self.error(d);
+                None
+            }
+            [alias, item] if self.local(&alias.name).is_none() && self.scope.modules.contains_key(alias.name.as_str()) => {
+                let (module, _) = self.scope.modules.get(alias.name.as_str()).cloned()?;
+                let file = self.module_file(&module)?;
+                let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
+                let span = alias.span.join(item.span);
+                match entry {
+                    Some(e) => match from_item(self, GlobalName::new(&module, &item.name), e.tag) {
+                        Ok(c) => Some(c),
+                        Err(why) => {
+                            self.error(Diagnostic::error("E0210", format!("`{}.{}` is not callable", alias.name, item.name)).at(self.file, span, why));
+                            None
+                        }
+                    },
+                    None => {
+                        self.error(
+                            Diagnostic::error("E0201", format!("module `{module}` has no item named `{}`", item.name))
+                                .at(self.file, item.span, "not declared there"),
+                        );
+                        None
+                    }
+                }
+            }
+            _ => {
+                self.expr(callee, None);
+                self.not_callable(callee.span, "this expression");
+                None
+            }
+        }
+    }
+
+    fn not_callable(&mut self, span: Span, what: &str) {
+        self.error(
+            Diagnostic::error("E0210", "not callable")
+                .at(self.file, span, format!("{what} is not a function"))
+                .with_help("only functions, built-ins and newtype conversions can be called"),
+        );
+    }
+
+    fn builtin_call(&mut self, b: B, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> hir::Expr {
+        let name = match &callee.kind {
+            ast::ExprKind::Name(id) => id.name.clone(),
+            _ => "built-in".to_string(),
+        };
+        let fixed: Option<(&[Ty], Ty)> = match b {
+            B::Take => Some((&[Ty::Text, Ty::Int], Ty::Text)),
+            B::StartsWith | B::EndsWith | B::Contains => Some((&[Ty::Text, Ty::Text], Ty::Bool)),
+            B::Seconds | B::Minutes | B::Hours => Some((&[Ty::Duration], Ty::Int)),
+            B::ParseSha256 | B::Sha256 => Some((&[Ty::Text], Ty::Sha256)),
+            B::ParseSha1 => Some((&[Ty::Text], Ty::Sha1)),
+            _ => None,
+        };
+        if let Some((params, ret)) = fixed {
+            if !self.arity(&name, params.len(), args, span) {
+                return mk(H::Error, span, Ty::Error);
+            }
+            let args = args.iter().zip(params).map(|(a, t)| self.expr(a, Some(t))).collect();
+            return mk(H::Builtin(b, args), span, ret);
+        }
+        let list = |t: Ty| Ty::list(t);
+        let fixed_generic: Option<(Vec<Ty>, Ty)> = match b {
+            B::Split => Some((vec![Ty::Text, Ty::Text], list(Ty::Text))),
+            B::Join => Some((vec![list(Ty::Text), Ty::Text], Ty::Text)),
+            B::All | B::Any => Some((vec![list(Ty::Bool)], Ty::Bool)),
+            B::Count => Some((vec![list(Ty::Bool)], Ty::Int)),
+            B::Sum => Some((vec![list(Ty::Int)], Ty::Int)),
+            B::FoldSha256 => Some((vec![Ty::Text, list(Ty::Text)], Ty::Sha256)),
+            _ => None,
+        };
+        if let Some((params, ret)) = fixed_generic {
+            if !self.arity(&name, params.len(), args, span) {
+                return mk(H::Error, span, Ty::Error);
+            }
+            let args = args.iter().zip(&params).map(|(a, t)| self.expr(a, Some(t))).collect();
+            return mk(H::Builtin(b, args), span, ret);
+        }
+        // The polymorphic ones: len, get, keys, raw, text, hex.
+        let want = if b == B::Get { 2 } else { 1 };
+        if !self.arity(&name, want, args, span) {
+            return mk(H::Error, span, Ty::Error);
+        }
+        let first = self.expr(&args[0], None);
+        let t = first.ty.clone();
+        let bad = |this: &mut Self, needs: &str| {
+            this.error(
+                Diagnostic::error("E0203", format!("`{name}` takes {needs}, not `{t}`")).at(this.file, first.span, format!("this is a `{t}`")),
+            );
+            Ty::Error
+        };
+        let ret = if t.is_lenient() {
+            match b {
+                B::Len => Ty::Int,
+                B::TextOf | B::Hex => Ty::Text,
+                B::Keys => list(Ty::Text),
+                _ => Ty::Error,
+            }
+        } else {
+            match b {
+                B::Len => match t {
+                    Ty::List(_) | Ty::Text | Ty::Map(_) => Ty::Int,
+                    _ => bad(self, "a List, a Text or a Map"),
+                },
+                B::Get => match &t {
+                    Ty::Map(v) => Ty::option((**v).clone()),
+                    _ => bad(self, "a Map"),
+                },
+                B::Keys => match t {
+                    Ty::Map(_) => list(Ty::Text),
+                    _ => bad(self, "a Map"),
+                },
+                B::Raw => match self.newtype_of(&t) {
+                    Some(u) => u.clone(),
+                    None => bad(self, "a newtype value"),
+                },
+                B::TextOf => Ty::Text,
+                B::Hex => match t {
+                    Ty::Sha256 | Ty::Sha1 => Ty::Text,
+                    _ if self.newtype_of(&t).is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1)) => {
+                        let help = format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for a `{t}`");
+                        self.error(Diagnostic::error("E0203", format!("`hex` takes a digest, not `{t}`")).at(self.file, first.span, "a newtype").with_help(help));
+                        Ty::Error
+                    }
+                    _ => bad(self, "a Sha256 or Sha1"),
+                },
+                _ => Ty::Error,
+            }
+        };
+        let mut hargs = vec![first];
+        if b == B::Get {
+            hargs.push(self.expr(&args[1], Some(&Ty::Text)));
+        }
+        mk(H::Builtin(b, hargs), span, ret)
+    }
+}

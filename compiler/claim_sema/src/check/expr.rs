@@ -1,0 +1,706 @@
+//! Expressions: bidirectional checking. `expected` flows down from
+//! declarations, parameters, fields, the other operand of `==` and the other
+//! branches, which is how `[]`, `None`, bare variants and digest literals get
+//! their types (§4 "Types flow both ways").
+
+use super::Checker;
+use crate::hir::{self, ExprKind as H, Lit, OpKind};
+use crate::index::ItemTag;
+use crate::ty::{field_names, FieldDef, GlobalName, Ty, TypeDef};
+use claim_diagnostics::{and_list, did_you_mean, Diagnostic};
+use claim_syntax::ast::{self, BinOp, ExprKind as A};
+use claim_syntax::token::DigestKind;
+use claim_syntax::Span;
+use std::sync::Arc;
+
+pub(super) fn compatible(a: &Ty, b: &Ty) -> bool {
+    match (a, b) {
+        (Ty::Error | Ty::Never, _) | (_, Ty::Error | Ty::Never) => true,
+        (Ty::List(x), Ty::List(y)) | (Ty::Option(x), Ty::Option(y)) | (Ty::Map(x), Ty::Map(y)) => compatible(x, y),
+        _ => a == b,
+    }
+}
+
+pub(super) fn mk(kind: H, span: Span, ty: Ty) -> hir::Expr {
+    hir::Expr { kind, span, ty }
+}
+
+/// The dotted names of `a.b.c` when it is only names.
+pub(super) fn path_segments(e: &ast::Expr) -> Option<Vec<&ast::Ident>> {
+    match &e.kind {
+        A::Name(id) => Some(vec![id]),
+        A::Field(base, f) => {
+            let mut v = path_segments(base)?;
+            v.push(f);
+            Some(v)
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn decode_hex(hex: &str) -> Arc<[u8]> {
+    (0..hex.len() / 2).filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+}
+
+/// What a record-literal path names.
+pub(super) enum Ctor<'a> {
+    Record(GlobalName, &'a [FieldDef]),
+    Variant(GlobalName, u32, &'a crate::ty::VariantDef),
+}
+
+impl<'a> Checker<'a> {
+    pub(crate) fn expr(&mut self, e: &ast::Expr, expected: Option<&Ty>) -> hir::Expr {
+        let h = self.expr_inner(e, expected);
+        match expected {
+            Some(exp) => self.expect(h, exp),
+            None => h,
+        }
+    }
+
+    /// Reports a mismatch; the result has the expected type so that the
+    /// error is reported once.
+    pub(super) fn expect(&mut self, mut h: hir::Expr, exp: &Ty) -> hir::Expr {
+        if compatible(&h.ty, exp) {
+            if h.ty == Ty::Never {
+                h.ty = exp.clone();
+            }
+            return h;
+        }
+        let mut d = Diagnostic::error("E0203", "mismatched types")
+            .at(self.file, h.span, format!("expected `{exp}`, found `{}`", h.ty));
+        let (under_exp, under_found) = (self.newtype_of(exp), self.newtype_of(&h.ty));
+        if let (Some(u1), Some(u2)) = (under_exp, under_found) {
+            if u1 == u2 {
+                d = d.with_note(format!("`{}` and `{exp}` are distinct newtypes over `{u1}`: a value of one is never the other", h.ty));
+            }
+        } else if under_exp == Some(&h.ty) {
+            d = d.with_help(format!("only a digest literal converts implicitly; convert a computed value explicitly: `{exp}(…)`"));
+        } else if under_found == Some(exp) {
+            d = d.with_help(format!("use `raw(…)` to get the `{exp}` inside a `{}`", h.ty));
+        }
+        if let Ty::Named(n) = exp {
+            if let Some(info) = self.type_info(n) {
+                d = d.with_secondary(info.loc, format!("`{exp}` is declared here"));
+            }
+        }
+        self.error(d);
+        h.ty = exp.clone();
+        h
+    }
+
+    /// Whether an expression gets its type from context (and so should be
+    /// checked after a sibling that has one of its own).
+    pub(super) fn needs_context(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            A::List(v) => v.iter().all(|x| self.needs_context(x)),
+            A::None | A::Refuse { .. } | A::Digest(..) => true,
+            A::Some(x) => self.needs_context(x),
+            A::Name(id) => self.local(&id.name).is_none() && !self.scope.names.contains_key(id.name.as_str()),
+            A::Record { path, .. } => path.len() == 1 && !self.scope.names.contains_key(path[0].name.as_str()),
+            A::If(_, a, b) => self.needs_context(a) && self.needs_context(b),
+            A::Match(_, arms) => arms.iter().all(|a| self.needs_context(&a.body)),
+            A::Block(_, r) => self.needs_context(r),
+            _ => false,
+        }
+    }
+
+    fn expr_inner(&mut self, e: &ast::Expr, expected: Option<&Ty>) -> hir::Expr {
+        let span = e.span;
+        match &e.kind {
+            A::Int(n) => mk(H::Lit(Lit::Int(*n)), span, Ty::Int),
+            A::Duration(n) => mk(H::Lit(Lit::Duration(*n)), span, Ty::Duration),
+            A::Bool(b) => mk(H::Lit(Lit::Bool(*b)), span, Ty::Bool),
+            A::Digest(kind, hex) => {
+                let base = match kind {
+                    DigestKind::Sha256 => Ty::Sha256,
+                    DigestKind::Sha1 => Ty::Sha1,
+                };
+                // The one implicit conversion: a digest literal into a newtype
+                // over its digest type, where that newtype is expected.
+                let ty = match expected {
+                    Some(exp) if self.newtype_of(exp) == Some(&base) => exp.clone(),
+                    _ => base,
+                };
+                mk(H::Lit(Lit::Digest(*kind, decode_hex(hex))), span, ty)
+            }
+            A::Text(parts) => {
+                let parts = parts
+                    .iter()
+                    .map(|p| match p {
+                        ast::TextPart::Lit(s) => hir::TextPart::Lit(s.as_str().into()),
+                        ast::TextPart::Interp(x) => hir::TextPart::Expr(self.expr(x, None)),
+                    })
+                    .collect::<Vec<_>>();
+                match parts.as_slice() {
+                    [] => mk(H::Lit(Lit::Text("".into())), span, Ty::Text),
+                    [hir::TextPart::Lit(s)] => mk(H::Lit(Lit::Text(s.clone())), span, Ty::Text),
+                    _ => mk(H::Text(parts), span, Ty::Text),
+                }
+            }
+            A::Name(id) => self.name(id, expected),
+            A::Field(base, field) => {
+                if let Some(segs) = path_segments(e) {
+                    if let Some(h) = self.qualified_path(&segs, expected) {
+                        return h;
+                    }
+                }
+                let base = self.expr(base, None);
+                self.field_access(base, field)
+            }
+            A::Call(callee, args) => self.call(e, callee, args, expected),
+            A::Record { path, fields } => self.record_literal(span, path, fields, expected),
+            A::List(elems) => self.list(span, elems, expected),
+            A::Comprehension { elem, var, iter, cond } => {
+                let iter = self.expr(iter, None);
+                let item_ty = match &iter.ty {
+                    Ty::List(t) => (**t).clone(),
+                    t if t.is_lenient() => Ty::Error,
+                    t => {
+                        self.error(
+                            Diagnostic::error("E0203", "a comprehension needs a list")
+                                .at(self.file, iter.span, format!("this is a `{t}`, not a list")),
+                        );
+                        Ty::Error
+                    }
+                };
+                let mark = self.locals.len();
+                let slot = self.bind(var.name.as_str().into(), item_ty);
+                let cond = cond.as_ref().map(|c| Box::new(self.expr(c, Some(&Ty::Bool))));
+                let elem_expected = match expected {
+                    Some(Ty::List(t)) => Some((**t).clone()),
+                    _ => None,
+                };
+                let elem = self.expr(elem, elem_expected.as_ref());
+                self.locals.truncate(mark);
+                let ty = Ty::list(elem.ty.clone());
+                mk(H::Comprehension { elem: Box::new(elem), slot, iter: Box::new(iter), cond }, span, ty)
+            }
+            A::Binary(op, l, r) => self.binary(span, *op, l, r),
+            A::Not(x) => {
+                let x = self.expr(x, Some(&Ty::Bool));
+                mk(H::Not(Box::new(x)), span, Ty::Bool)
+            }
+            A::Is(x, pat) => {
+                let x = self.expr(x, None);
+                let mark = self.locals.len();
+                let p = self.pattern(pat, &x.ty, false);
+                self.locals.truncate(mark);
+                mk(H::Is(Box::new(x), p), span, Ty::Bool)
+            }
+            A::If(c, a, b) => {
+                let c = self.expr(c, Some(&Ty::Bool));
+                let (a, b) = if expected.is_some() {
+                    (self.expr(a, expected), self.expr(b, expected))
+                } else if self.needs_context(a) && !self.needs_context(b) {
+                    let b = self.expr(b, None);
+                    let a = self.expr(a, Some(&b.ty).filter(|t| **t != Ty::Never));
+                    (a, b)
+                } else {
+                    let a = self.expr(a, None);
+                    let b = self.expr(b, Some(&a.ty).filter(|t| **t != Ty::Never));
+                    (a, b)
+                };
+                let ty = if a.ty == Ty::Never { b.ty.clone() } else { a.ty.clone() };
+                mk(H::If(Box::new(c), Box::new(a), Box::new(b)), span, ty)
+            }
+            A::Match(scrutinee, arms) => self.match_expr(span, scrutinee, arms, expected),
+            A::Block(stmts, result) => {
+                let mark = self.locals.len();
+                let stmts = stmts
+                    .iter()
+                    .map(|s| match s {
+                        ast::BlockStmt::Let { name, ty, value, .. } => {
+                            let (slot, value) = self.let_binding(name, ty.as_ref(), value);
+                            hir::Stmt::Let { slot, value }
+                        }
+                        ast::BlockStmt::Require { cond, code, message, span } => {
+                            let cond = self.expr(cond, Some(&Ty::Bool));
+                            self.check_code(code);
+                            let message = self.expr(message, Some(&Ty::Text));
+                            hir::Stmt::Require { cond, code: code.name.as_str().into(), message, span: *span }
+                        }
+                    })
+                    .collect();
+                let result = self.expr(result, expected);
+                self.locals.truncate(mark);
+                let ty = result.ty.clone();
+                mk(H::Block(stmts, Box::new(result)), span, ty)
+            }
+            A::Refuse { code, message } => {
+                self.check_code(code);
+                let message = self.expr(message, Some(&Ty::Text));
+                mk(H::Refuse { code: code.name.as_str().into(), message: Box::new(message) }, span, expected.cloned().unwrap_or(Ty::Never))
+            }
+            A::Some(x) => {
+                let inner = match expected {
+                    Some(Ty::Option(t)) => Some((**t).clone()),
+                    _ => None,
+                };
+                let x = self.expr(x, inner.as_ref());
+                let ty = Ty::option(x.ty.clone());
+                mk(H::Some(Box::new(x)), span, ty)
+            }
+            A::None => match expected {
+                Some(t @ Ty::Option(_)) => mk(H::None, span, t.clone()),
+                Some(t) if t.is_lenient() => mk(H::None, span, Ty::Error),
+                Some(t) => {
+                    self.error(Diagnostic::error("E0203", "mismatched types").at(self.file, span, format!("expected `{t}`, found an `Option`")));
+                    mk(H::None, span, Ty::Error)
+                }
+                None => {
+                    self.error(
+                        Diagnostic::error("E0208", "cannot tell the type of `None`")
+                            .at(self.file, span, "type annotation needed")
+                            .with_help("give the binding a type, e.g. `let x: Option<Text> = None`"),
+                    );
+                    mk(H::None, span, Ty::Error)
+                }
+            },
+            A::Error => mk(H::Error, span, Ty::Error),
+        }
+    }
+
+    fn name(&mut self, id: &ast::Ident, expected: Option<&Ty>) -> hir::Expr {
+        let span = id.span;
+        if let Some((slot, ty)) = self.local(&id.name) {
+            return mk(H::Local(slot, id.name.as_str().into()), span, ty);
+        }
+        if let Some(n) = self.scope.names.get(id.name.as_str()) {
+            let target = n.target.clone();
+            return match n.tag {
+                ItemTag::Fact => self.fact_ref(target, span),
+                ItemTag::Fn => {
+                    self.error(
+                        Diagnostic::error("E0210", format!("function `{}` is not a value", id.name))
+                            .at(self.file, span, "a function")
+                            .with_help(format!("call it: `{}(…)`", id.name)),
+                    );
+                    mk(H::Error, span, Ty::Error)
+                }
+                ItemTag::Type => {
+                    self.error(
+                        Diagnostic::error("E0201", format!("type `{}` is not a value", id.name)).at(self.file, span, "a type, used as a value"),
+                    );
+                    mk(H::Error, span, Ty::Error)
+                }
+            };
+        }
+        if let Some(exp) = expected {
+            if let Some((enum_name, variants)) = self.enum_of(exp) {
+                if let Some((i, v)) = variants.iter().enumerate().find(|(_, v)| *v.name == *id.name) {
+                    if v.fields.is_some() {
+                        self.error(
+                            Diagnostic::error("E0204", format!("variant `{}` carries fields", id.name))
+                                .at(self.file, span, "fields missing")
+                                .with_help(format!("write `{} {{ … }}` with every field", id.name)),
+                        );
+                    }
+                    return mk(
+                        H::Variant { ty: enum_name, index: i as u32, name: v.name.clone(), names: None, fields: vec![] },
+                        span,
+                        exp.clone(),
+                    );
+                }
+            }
+        }
+        self.unknown_name(id, expected);
+        mk(H::Error, span, Ty::Error)
+    }
+
+    pub(super) fn fact_ref(&mut self, target: GlobalName, span: Span) -> hir::Expr {
+        let ty = self.fact_sig(&target).map(|s| s.ty.clone()).unwrap_or(Ty::Error);
+        self.edge(target.clone(), span);
+        mk(H::Fact(target), span, ty)
+    }
+
+    fn unknown_name(&mut self, id: &ast::Ident, expected: Option<&Ty>) {
+        let mut candidates: Vec<String> = self.locals.iter().map(|(n, _, _)| n.to_string()).collect();
+        candidates.extend(self.scope.names.keys().map(|k| k.to_string()));
+        if let Some((_, vs)) = expected.and_then(|t| self.enum_of(t)) {
+            candidates.extend(vs.iter().map(|v| v.name.to_string()));
+        }
+        let mut d = Diagnostic::error("E0201", format!("unknown name `{}`", id.name)).at(self.file, id.span, "not found in this scope");
+        if let Some(close) = did_you_mean(&id.name, candidates.iter().map(String::as_str)) {
+            d = d.with_help(format!("did you mean `{close}`?"));
+        } else if let Some(owner) = self.enum_with_variant(&id.name) {
+            d = d.with_help(format!("`{}` is a variant of `{owner}`; where the type is not known, qualify it: `{owner}.{}`", id.name, id.name));
+        } else if self.program.modules(self.db).keys().any(|m| m.rsplit('.').next() == Some(id.name.as_str())) {
+            d = d.with_help("`use` is not transitive: import what this module names in this module itself");
+        }
+        self.error(d);
+    }
+
+    fn enum_with_variant(&self, variant: &str) -> Option<String> {
+        self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).find_map(|(k, n)| {
+            let (_, vs) = self.enum_of(&Ty::Named(n.target.clone()))?;
+            vs.iter().any(|v| &*v.name == variant).then(|| k.to_string())
+        })
+    }
+
+    /// `module.item`, `Enum.Variant`, `module.Enum.Variant`, followed by any
+    /// field accesses. `None` where the first name is an ordinary value.
+    fn qualified_path(&mut self, segs: &[&ast::Ident], expected: Option<&Ty>) -> Option<hir::Expr> {
+        let first = segs[0];
+        if self.local(&first.name).is_some() {
+            return None;
+        }
+        let (head, used) = if let Some((module, _)) = self.scope.modules.get(first.name.as_str()).cloned() {
+            let item = segs[1];
+            let span = first.span.join(item.span);
+            let file = self.module_file(&module)?;
+            let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
+            let target = GlobalName::new(&module, &item.name);
+            match entry.map(|e| e.tag) {
+                Some(ItemTag::Fact) => (self.fact_ref(target, span), 2),
+                Some(ItemTag::Type) if segs.len() >= 3 => (self.unit_variant(&Ty::Named(target), segs[2], span.join(segs[2].span))?, 3),
+                Some(tag) => {
+                    self.error(
+                        Diagnostic::error("E0210", format!("`{}.{}` is a {}, not a value", first.name, item.name, tag.describe()))
+                            .at(self.file, span, "not a value"),
+                    );
+                    (mk(H::Error, span, Ty::Error), 2)
+                }
+                None => {
+                    let names = crate::db::item_index(self.db, file).entries.keys().map(|k| &**k).collect::<Vec<_>>();
+                    let mut d = Diagnostic::error("E0201", format!("module `{module}` has no item named `{}`", item.name))
+                        .at(self.file, item.span, "not declared there");
+                    if let Some(close) = did_you_mean(&item.name, names) {
+                        d = d.with_help(format!("did you mean `{close}`?"));
+                    }
+                    self.error(d);
+                    (mk(H::Error, span, Ty::Error), 2)
+                }
+            }
+        } else if let Some(n) = self.scope.names.get(first.name.as_str()).filter(|n| n.tag == ItemTag::Type) {
+            let ty = Ty::Named(n.target.clone());
+            self.enum_of(&ty)?;
+            let span = first.span.join(segs[1].span);
+            (self.unit_variant(&ty, segs[1], span)?, 2)
+        } else {
+            return None;
+        };
+        let _ = expected;
+        let mut h = head;
+        for f in &segs[used..] {
+            h = self.field_access(h, f);
+        }
+        Some(h)
+    }
+
+    /// `Enum.Variant` as a value.
+    fn unit_variant(&mut self, ty: &Ty, v: &ast::Ident, span: Span) -> Option<hir::Expr> {
+        let (enum_name, variants) = self.enum_of(ty)?;
+        match variants.iter().enumerate().find(|(_, d)| *d.name == *v.name) {
+            Some((i, d)) => {
+                if d.fields.is_some() {
+                    self.error(
+                        Diagnostic::error("E0204", format!("variant `{}` carries fields", v.name))
+                            .at(self.file, span, "fields missing")
+                            .with_help(format!("write `{}.{} {{ … }}` with every field", enum_name.name, v.name)),
+                    );
+                }
+                Some(mk(H::Variant { ty: enum_name, index: i as u32, name: d.name.clone(), names: None, fields: vec![] }, span, ty.clone()))
+            }
+            None => {
+                let mut d = Diagnostic::error("E0218", format!("`{}` has no variant `{}`", enum_name.name, v.name)).at(self.file, v.span, "no such variant");
+                if let Some(close) = did_you_mean(&v.name, variants.iter().map(|v| &*v.name)) {
+                    d = d.with_help(format!("did you mean `{close}`?"));
+                }
+                self.error(d);
+                Some(mk(H::Error, span, Ty::Error))
+            }
+        }
+    }
+
+    pub(super) fn field_access(&mut self, base: hir::Expr, field: &ast::Ident) -> hir::Expr {
+        let span = base.span.join(field.span);
+        if base.ty.is_lenient() {
+            return mk(H::Error, span, Ty::Error);
+        }
+        if let Ty::Named(n) = &base.ty {
+            if let Some(info) = self.type_info(n) {
+                if let TypeDef::Record { fields, .. } = &info.def {
+                    if let Some((i, f)) = fields.iter().enumerate().find(|(_, f)| *f.name == *field.name) {
+                        let ty = f.ty.clone();
+                        return mk(H::Field(Box::new(base), i as u32, f.name.clone()), span, ty);
+                    }
+                    let mut d = Diagnostic::error("E0205", format!("record `{}` has no field `{}`", n.name, field.name))
+                        .at(self.file, field.span, "unknown field")
+                        .with_secondary(info.loc, format!("`{}` is declared here", n.name));
+                    if let Some(close) = did_you_mean(&field.name, fields.iter().map(|f| &*f.name)) {
+                        d = d.with_help(format!("did you mean `{close}`?"));
+                    }
+                    self.error(d);
+                    return mk(H::Error, span, Ty::Error);
+                }
+            }
+        }
+        self.error(
+            Diagnostic::error("E0205", format!("`{}` has no fields", base.ty)).at(self.file, field.span, format!("`.{}` on a `{}`", field.name, base.ty)),
+        );
+        mk(H::Error, span, Ty::Error)
+    }
+
+    fn list(&mut self, span: Span, elems: &[ast::Expr], expected: Option<&Ty>) -> hir::Expr {
+        let mut elem_ty = match expected {
+            Some(Ty::List(t)) => Some((**t).clone()),
+            _ => None,
+        };
+        if elem_ty.is_none() {
+            if let Some(first) = elems.iter().find(|x| !self.needs_context(x)).or_else(|| elems.iter().find(|x| matches!(x.kind, A::Digest(..)))) {
+                // Typed first for its type; checked again below in order,
+                // so this trial's diagnostics are dropped.
+                let mark = self.diags.len();
+                let slot = self.next_slot;
+                let t = self.expr(first, None).ty;
+                self.diags.truncate(mark);
+                self.next_slot = slot;
+                elem_ty = Some(t);
+            }
+        }
+        let Some(elem_ty) = elem_ty else {
+            if elems.is_empty() {
+                self.error(
+                    Diagnostic::error("E0208", "cannot tell the element type of `[]`")
+                        .at(self.file, span, "type annotation needed")
+                        .with_help("give the binding a type, e.g. `let xs: List<Text> = []`"),
+                );
+                return mk(H::List(vec![]), span, Ty::Error);
+            }
+            let items: Vec<_> = elems.iter().map(|x| self.expr(x, None)).collect();
+            return mk(H::List(items), span, Ty::Error);
+        };
+        let items: Vec<_> = elems.iter().map(|x| self.expr(x, Some(&elem_ty))).collect();
+        mk(H::List(items), span, Ty::list(elem_ty))
+    }
+
+    fn binary(&mut self, span: Span, op: BinOp, l: &ast::Expr, r: &ast::Expr) -> hir::Expr {
+        let bin = |op, kind, l: hir::Expr, r: hir::Expr, ty| mk(H::Binary(op, kind, Box::new(l), Box::new(r)), span, ty);
+        match op {
+            BinOp::And | BinOp::Or => {
+                let l = self.expr(l, Some(&Ty::Bool));
+                let r = self.expr(r, Some(&Ty::Bool));
+                bin(op, OpKind::Bool, l, r, Ty::Bool)
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let (l, r) = if self.needs_context(l) && !self.needs_context(r) {
+                    let r = self.expr(r, None);
+                    let l = self.expr_operand(l, &r.ty);
+                    (l, r)
+                } else {
+                    let l = self.expr(l, None);
+                    let r = self.expr_operand(r, &l.ty);
+                    (l, r)
+                };
+                bin(op, OpKind::Structural, l, r, Ty::Bool)
+            }
+            _ => {
+                let (l, r) = if self.needs_context(l) && !self.needs_context(r) && op == BinOp::Concat {
+                    let r = self.expr(r, None);
+                    let l = self.expr(l, Some(&r.ty));
+                    (l, r)
+                } else {
+                    let l = self.expr(l, None);
+                    let want = if op == BinOp::Concat { Some(l.ty.clone()) } else { None };
+                    let r = self.expr(r, want.as_ref().filter(|t| !t.is_lenient()));
+                    (l, r)
+                };
+                let (lt, rt) = (l.ty.clone(), r.ty.clone());
+                if lt.is_lenient() || rt.is_lenient() {
+                    let ty = if op.is_comparison() { Ty::Bool } else if lt.is_lenient() { rt } else { lt };
+                    return bin(op, OpKind::Int, l, r, if ty == Ty::Never { Ty::Error } else { ty });
+                }
+                let kind = match (op, &lt, &rt) {
+                    (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Ty::Int, Ty::Int) => Some((OpKind::Int, Ty::Bool)),
+                    (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Ty::Duration, Ty::Duration) => Some((OpKind::Duration, Ty::Bool)),
+                    (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Ty::Text, Ty::Text) => Some((OpKind::Text, Ty::Bool)),
+                    (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, Ty::Int, Ty::Int) => Some((OpKind::Int, Ty::Int)),
+                    (BinOp::Add | BinOp::Sub, Ty::Duration, Ty::Duration) => Some((OpKind::Duration, Ty::Duration)),
+                    (BinOp::Mul, Ty::Duration, Ty::Int) => Some((OpKind::DurationTimesInt { swapped: false }, Ty::Duration)),
+                    (BinOp::Mul, Ty::Int, Ty::Duration) => Some((OpKind::DurationTimesInt { swapped: true }, Ty::Duration)),
+                    (BinOp::Concat, Ty::Text, Ty::Text) => Some((OpKind::Text, Ty::Text)),
+                    (BinOp::Concat, Ty::List(a), Ty::List(b)) if a == b => Some((OpKind::List, lt.clone())),
+                    _ => None,
+                };
+                match kind {
+                    Some((k, ty)) => bin(op, k, l, r, ty),
+                    None => {
+                        let mut d = Diagnostic::error("E0211", format!("`{}` does not apply to `{lt}` and `{rt}`", op.symbol()))
+                            .at(self.file, span, format!("`{lt}` {} `{rt}`", op.symbol()));
+                        d = d.with_help(match op {
+                            BinOp::Concat => "`++` joins two Texts or two lists of one element type; for other values interpolate: `\"{a}{b}\"`".to_string(),
+                            BinOp::Add if lt == Ty::Text || rt == Ty::Text => "join texts with `++`".to_string(),
+                            _ => "`+ - * /` apply to Int, `+ -` to Duration, `*` to a Duration and an Int; comparisons to Int, Duration and Text".to_string(),
+                        });
+                        self.error(d);
+                        bin(op, OpKind::Int, l, r, if op.is_comparison() { Ty::Bool } else { Ty::Error })
+                    }
+                }
+            }
+        }
+    }
+
+    /// The other operand of `==`/`!=`: must have the first one's type.
+    fn expr_operand(&mut self, e: &ast::Expr, other: &Ty) -> hir::Expr {
+        if other.is_lenient() {
+            return self.expr(e, None);
+        }
+        let h = self.expr_inner(e, Some(other));
+        if compatible(&h.ty, other) {
+            return self.expect(h, other);
+        }
+        self.error(
+            Diagnostic::error("E0203", format!("cannot compare `{other}` with `{}`", h.ty))
+                .at(self.file, h.span, format!("this is a `{}`", h.ty))
+                .with_note("`==` and `!=` compare two values of the same type"),
+        );
+        let mut h = h;
+        h.ty = Ty::Error;
+        h
+    }
+
+    fn match_expr(&mut self, span: Span, scrutinee: &ast::Expr, arms: &[ast::MatchArm], expected: Option<&Ty>) -> hir::Expr {
+        let s = self.expr(scrutinee, None);
+        let mut result: Option<Ty> = expected.cloned();
+        let mut order: Vec<usize> = (0..arms.len()).collect();
+        if result.is_none() {
+            order.sort_by_key(|i| self.needs_context(&arms[*i].body));
+        }
+        let mut checked: Vec<Option<(hir::Pattern, hir::Expr)>> = vec![None; arms.len()];
+        for i in order {
+            let arm = &arms[i];
+            let mark = self.locals.len();
+            let p = self.pattern(&arm.pattern, &s.ty, true);
+            let body = self.expr(&arm.body, result.as_ref().filter(|t| **t != Ty::Never));
+            if result.as_ref().is_none_or(|t| *t == Ty::Never) {
+                result = Some(body.ty.clone());
+            }
+            self.locals.truncate(mark);
+            checked[i] = Some((p, body));
+        }
+        let arms: Vec<(hir::Pattern, hir::Expr)> = checked.into_iter().flatten().collect();
+        self.check_exhaustive(&s.ty, &arms, span, s.span);
+        let ty = match result {
+            Some(Ty::Never) | None => expected.cloned().unwrap_or(Ty::Never),
+            Some(t) => t,
+        };
+        mk(H::Match(Box::new(s), arms), span, ty)
+    }
+
+    /// What a record-literal path names, given the expected type.
+    pub(super) fn ctor(&self, path: &[ast::Ident], expected: Option<&Ty>) -> Option<Ctor<'a>> {
+        let names: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
+        let variant_of = |ty: &Ty, v: &str| -> Option<Ctor<'a>> {
+            let (n, vs) = self.enum_of(ty)?;
+            let (i, d) = vs.iter().enumerate().find(|(_, d)| &*d.name == v)?;
+            Some(Ctor::Variant(n, i as u32, d))
+        };
+        let record = |g: &GlobalName| -> Option<Ctor<'a>> {
+            match &self.type_info(g)?.def {
+                TypeDef::Record { fields, .. } => Some(Ctor::Record(g.clone(), fields)),
+                _ => None,
+            }
+        };
+        let in_module = |alias: &str, name: &str| -> Option<GlobalName> {
+            let (m, _) = self.scope.modules.get(alias)?;
+            let file = self.module_file(m)?;
+            let e = crate::db::item_index(self.db, file).entries.get(name)?;
+            (e.tag == ItemTag::Type).then(|| GlobalName::new(m, name))
+        };
+        let local_type = |name: &str| self.scope.names.get(name).filter(|n| n.tag == ItemTag::Type).map(|n| n.target.clone());
+        match names.as_slice() {
+            [one] => match local_type(one) {
+                Some(g) => record(&g),
+                None => variant_of(expected?, one),
+            },
+            [a, b] => match in_module(a, b) {
+                Some(g) => record(&g),
+                None => variant_of(&Ty::Named(local_type(a)?), b),
+            },
+            [a, b, c] => variant_of(&Ty::Named(in_module(a, b)?), c),
+            _ => None,
+        }
+    }
+
+    fn record_literal(&mut self, span: Span, path: &[ast::Ident], inits: &[ast::FieldInit], expected: Option<&Ty>) -> hir::Expr {
+        let dotted = path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".");
+        let path_span = path.first().map(|f| f.span).unwrap_or(span).join(path.last().map(|l| l.span).unwrap_or(span));
+        match self.ctor(path, expected) {
+            Some(Ctor::Record(g, fields)) => {
+                let values = self.field_inits(span, &dotted, inits, fields);
+                mk(H::Record { ty: g.clone(), names: field_names(fields), fields: values }, span, Ty::Named(g))
+            }
+            Some(Ctor::Variant(g, index, def)) => {
+                let Some(fields) = &def.fields else {
+                    self.error(
+                        Diagnostic::error("E0205", format!("variant `{}` has no fields", def.name))
+                            .at(self.file, span, "a unit variant")
+                            .with_help(format!("write it without braces: `{dotted}`")),
+                    );
+                    return mk(H::Error, span, Ty::Named(g));
+                };
+                let values = self.field_inits(span, &dotted, inits, fields);
+                let kind = H::Variant { ty: g.clone(), index, name: def.name.clone(), names: Some(field_names(fields)), fields: values };
+                mk(kind, span, Ty::Named(g))
+            }
+            None => {
+                for i in inits {
+                    if let Some(v) = &i.value {
+                        self.expr(v, None);
+                    }
+                }
+                let mut d = Diagnostic::error("E0201", format!("unknown record or variant `{dotted}`")).at(self.file, path_span, "not a record or variant here");
+                if path.len() == 1 {
+                    if let Some(owner) = self.enum_with_variant(&dotted) {
+                        d = d.with_help(format!("`{dotted}` is a variant of `{owner}`; where the type is not known, qualify it: `{owner}.{dotted} {{ … }}`"));
+                    }
+                }
+                self.error(d);
+                mk(H::Error, span, Ty::Error)
+            }
+        }
+    }
+
+    fn field_inits(&mut self, span: Span, what: &str, inits: &[ast::FieldInit], fields: &[FieldDef]) -> Vec<(u32, hir::Expr)> {
+        let mut out = Vec::new();
+        let mut given: Vec<&str> = Vec::new();
+        for init in inits {
+            let Some((i, def)) = fields.iter().enumerate().find(|(_, f)| *f.name == *init.name.name) else {
+                let mut d = Diagnostic::error("E0205", format!("`{what}` has no field `{}`", init.name.name)).at(self.file, init.name.span, "unknown field");
+                if let Some(close) = did_you_mean(&init.name.name, fields.iter().map(|f| &*f.name)) {
+                    d = d.with_help(format!("did you mean `{close}`?"));
+                } else {
+                    d = d.with_note(format!("its fields are {}", and_list(&fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>())));
+                }
+                self.error(d);
+                if let Some(v) = &init.value {
+                    self.expr(v, None);
+                }
+                continue;
+            };
+            if given.contains(&&*def.name) {
+                self.error(Diagnostic::error("E0206", format!("field `{}` is given twice", def.name)).at(self.file, init.name.span, "given again here"));
+                continue;
+            }
+            given.push(&def.name);
+            let value = match &init.value {
+                Some(v) => self.expr(v, Some(&def.ty)),
+                None => {
+                    let h = self.name(&init.name, Some(&def.ty));
+                    self.expect(h, &def.ty)
+                }
+            };
+            out.push((i as u32, value));
+        }
+        let missing: Vec<Arc<str>> = fields.iter().filter(|f| !given.contains(&&*f.name)).map(|f| f.name.clone()).collect();
+        if !missing.is_empty() {
+            let s = if missing.len() == 1 { "" } else { "s" };
+            self.error(
+                Diagnostic::error("E0204", format!("missing field{s} {} in `{what}`", and_list(&missing)))
+                    .at(self.file, span, format!("missing {}", and_list(&missing)))
+                    .with_help("a record literal gives every field exactly once"),
+            );
+        }
+        out
+    }
+}

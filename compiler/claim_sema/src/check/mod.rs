@@ -1,0 +1,241 @@
+//! Name resolution and type checking of one module (§3, §4), producing the
+//! HIR. The checker reports every error it can find and goes on: an
+//! expression it could not type gets `Ty::Error`, which fits anywhere and
+//! so causes no further errors (no cascades).
+
+mod calls;
+mod exhaustive;
+mod expr;
+mod naming;
+mod pattern;
+
+use crate::db::{module_scope, module_sigs, parse, refusal_codes, CheckedModule, Db, Program, SourceFile};
+use crate::hir;
+use crate::scope::Scope;
+use crate::sigs::{FactSig, FnSig, ModuleSigs, TypeResolver};
+use crate::ty::{GlobalName, Ty, TypeDef, TypeInfo};
+use claim_diagnostics::{did_you_mean, Diagnostic};
+use claim_syntax::ast::{self, ItemKind};
+use claim_syntax::{FileId, Loc, Span};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+pub(crate) struct Checker<'a> {
+    db: &'a dyn Db,
+    program: Program,
+    module: Arc<str>,
+    file: FileId,
+    scope: &'a Scope,
+    sigs: &'a ModuleSigs,
+    codes: &'a BTreeSet<Arc<str>>,
+    diags: Vec<Diagnostic>,
+    /// Locals in scope, innermost last.
+    locals: Vec<(Arc<str>, hir::Slot, Ty)>,
+    next_slot: u32,
+    /// In a fact initializer, where world functions are allowed.
+    in_fact: bool,
+    /// The item being checked, as the source of call-graph edges.
+    current: Option<GlobalName>,
+    edges: Vec<(GlobalName, GlobalName, Span)>,
+}
+
+pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
+    let parsed = parse(db, file);
+    let mut c = Checker {
+        db,
+        program,
+        module: file.module(db).as_str().into(),
+        file: file.file_id(db),
+        scope: module_scope(db, program, file),
+        sigs: module_sigs(db, program, file),
+        codes: refusal_codes(db, program),
+        diags: Vec::new(),
+        locals: Vec::new(),
+        next_slot: 0,
+        in_fact: false,
+        current: None,
+        edges: Vec::new(),
+    };
+    let mut out = hir::Module::default();
+    for item in &parsed.module.items {
+        c.item(item, &mut out);
+    }
+    naming::check_names(&parsed.module, c.file, &mut c.diags);
+    CheckedModule { hir: Arc::new(out), edges: c.edges, diagnostics: c.diags }
+}
+
+impl<'a> Checker<'a> {
+    fn loc(&self, span: Span) -> Loc {
+        Loc::new(self.file, span)
+    }
+
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn item(&mut self, item: &ast::Item, out: &mut hir::Module) {
+        self.locals.clear();
+        self.next_slot = 0;
+        self.in_fact = false;
+        self.current = item.kind.name().map(|n| GlobalName::new(&self.module, &n.name));
+        match &item.kind {
+            ItemKind::Fn(f) => {
+                let Some(sig) = self.sigs.fns.get(f.name.name.as_str()).cloned() else { return };
+                for (name, ty) in &sig.params {
+                    self.bind(name.clone(), ty.clone());
+                }
+                let body = self.expr(&f.body, Some(&sig.ret));
+                out.functions.push(hir::Function {
+                    name: GlobalName::new(&self.module, &f.name.name),
+                    params: sig.params.clone(),
+                    ret: sig.ret.clone(),
+                    body,
+                    frame_size: self.next_slot,
+                    loc: self.loc(f.name.span),
+                    docs: item.docs.clone(),
+                });
+            }
+            ItemKind::Fact { name, init, .. } => {
+                let Some(sig) = self.sigs.facts.get(name.name.as_str()).cloned() else { return };
+                self.in_fact = true;
+                let init = self.expr(init, Some(&sig.ty));
+                out.facts.push(hir::Fact {
+                    name: GlobalName::new(&self.module, &name.name),
+                    ty: sig.ty,
+                    init,
+                    frame_size: self.next_slot,
+                    loc: self.loc(name.span),
+                    docs: item.docs.clone(),
+                });
+            }
+            ItemKind::Witness { name, stmts } => {
+                self.current = None;
+                let stmts = stmts.iter().map(|s| self.witness_stmt(s)).collect();
+                out.witnesses.push(hir::Witness {
+                    name: name.name.as_str().into(),
+                    module: self.module.clone(),
+                    stmts,
+                    frame_size: self.next_slot,
+                    loc: self.loc(name.span),
+                });
+            }
+            ItemKind::Frontier { name, text, condition } => {
+                self.current = None;
+                let text = self.expr(text, Some(&Ty::Text));
+                let condition = condition.as_ref().map(|c| self.expr(c, Some(&Ty::Bool)));
+                out.frontiers.push(hir::Frontier {
+                    name: name.name.as_str().into(),
+                    module: self.module.clone(),
+                    text,
+                    condition,
+                    frame_size: self.next_slot,
+                    loc: self.loc(name.span),
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn witness_stmt(&mut self, s: &ast::WitnessStmt) -> hir::WitnessStmt {
+        let kind = match &s.kind {
+            ast::WitnessStmtKind::Let { name, ty, value } => {
+                let (slot, value) = self.let_binding(name, ty.as_ref(), value);
+                hir::WitnessStmtKind::Let { slot, value }
+            }
+            ast::WitnessStmtKind::Holds(e) => hir::WitnessStmtKind::Holds(self.expr(e, None)),
+            ast::WitnessStmtKind::Refuses { expr, code } => {
+                let expr = self.expr(expr, None);
+                self.check_code(code);
+                hir::WitnessStmtKind::Refuses { expr, code: code.name.as_str().into(), code_span: code.span }
+            }
+        };
+        hir::WitnessStmt { kind, span: s.span }
+    }
+
+    /// `let name[: ty] = value`: checks the value, then binds the name.
+    fn let_binding(&mut self, name: &ast::Ident, ty: Option<&ast::TypeExpr>, value: &ast::Expr) -> (hir::Slot, hir::Expr) {
+        let declared = ty.map(|t| self.resolve_type(t));
+        let value = self.expr(value, declared.as_ref());
+        let ty = declared.unwrap_or_else(|| value.ty.clone());
+        (self.bind(name.name.as_str().into(), ty), value)
+    }
+
+    fn resolve_type(&mut self, t: &ast::TypeExpr) -> Ty {
+        let r = TypeResolver { db: self.db, program: self.program, scope: self.scope, file: self.file };
+        r.resolve(t, &mut self.diags)
+    }
+
+    fn bind(&mut self, name: Arc<str>, ty: Ty) -> hir::Slot {
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.locals.push((name, slot, ty));
+        slot
+    }
+
+    fn local(&self, name: &str) -> Option<(hir::Slot, Ty)> {
+        self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(_, s, t)| (*s, t.clone()))
+    }
+
+    /// Checks that a refusal code is declared; suggests a close one.
+    fn check_code(&mut self, code: &ast::Ident) {
+        if self.codes.contains(code.name.as_str()) {
+            return;
+        }
+        let mut d = Diagnostic::error("E0212", format!("undeclared refusal code `{}`", code.name))
+            .at(self.file, code.span, "no `refusal` declares this code");
+        match did_you_mean(&code.name, self.codes.iter().map(|c| &**c)) {
+            Some(close) => d = d.with_help(format!("did you mean `{close}`?")),
+            None => d = d.with_help(format!("declare it: `refusal {} \"what it means\"`", code.name)),
+        }
+        self.error(d);
+    }
+
+    /// The source file of a module of this program.
+    fn module_file(&self, module: &str) -> Option<SourceFile> {
+        self.program.modules(self.db).get(module).copied()
+    }
+
+    fn sigs_of(&self, module: &str) -> Option<&'a ModuleSigs> {
+        if module == &*self.module {
+            return Some(self.sigs);
+        }
+        let file = self.module_file(module)?;
+        Some(module_sigs(self.db, self.program, file))
+    }
+
+    fn type_info(&self, name: &GlobalName) -> Option<&'a TypeInfo> {
+        self.sigs_of(&name.module)?.types.get(&name.name)
+    }
+
+    fn fn_sig(&self, name: &GlobalName) -> Option<&'a FnSig> {
+        self.sigs_of(&name.module)?.fns.get(&name.name)
+    }
+
+    fn fact_sig(&self, name: &GlobalName) -> Option<&'a FactSig> {
+        self.sigs_of(&name.module)?.facts.get(&name.name)
+    }
+
+    /// The enum definition behind a type, if it is an enum.
+    fn enum_of(&self, ty: &Ty) -> Option<(GlobalName, &'a [crate::ty::VariantDef])> {
+        let Ty::Named(n) = ty else { return None };
+        match &self.type_info(n)?.def {
+            TypeDef::Enum { variants } => Some((n.clone(), variants.as_slice())),
+            _ => None,
+        }
+    }
+
+    /// The underlying type of a newtype.
+    fn newtype_of(&self, ty: &Ty) -> Option<&'a Ty> {
+        let Ty::Named(n) = ty else { return None };
+        match &self.type_info(n)?.def {
+            TypeDef::Newtype(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    fn edge(&mut self, to: GlobalName, span: Span) {
+        if let Some(from) = &self.current {
+            self.edges.push((from.clone(), to, span));
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! The salsa database: inputs (source files and the program's module map)
+//! and the tracked queries, layered parse → index → scope → signatures →
+//! check → compile. Every query returns its diagnostics as part of its
+//! value, so a reused result brings its diagnostics with it.
+
+use crate::hir;
+use crate::index::ItemIndex;
+use crate::scope::Scope;
+use crate::sigs::ModuleSigs;
+use claim_diagnostics::Diagnostic;
+use claim_syntax::{FileId, Parsed};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// One `.claim` file: its module path (`lib.wheels`, `std.oci`, `main`), its
+/// text, and the id diagnostics use for it.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub module: String,
+    #[returns(ref)]
+    pub text: String,
+    #[returns(copy)]
+    pub file_id: FileId,
+}
+
+/// The whole program: every module reachable from the entries, by module
+/// path, and which modules are entries (their witnesses run).
+#[salsa::input(debug)]
+pub struct Program {
+    #[returns(ref)]
+    pub modules: BTreeMap<String, SourceFile>,
+    #[returns(ref)]
+    pub entries: Vec<String>,
+}
+
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+/// The database. With a log attached, it records which queries executed,
+/// which is how tests show what an edit re-ran.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+}
+
+/// Names of the queries that executed, in order, as `query(key)`.
+pub type QueryLog = Arc<Mutex<Vec<String>>>;
+
+impl Database {
+    pub fn with_log() -> (Database, QueryLog) {
+        let log: QueryLog = Arc::default();
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                if let Ok(mut l) = sink.lock() {
+                    l.push(format!("{database_key:?}"));
+                }
+            }
+        })));
+        (Database { storage }, log)
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+#[salsa::db]
+impl Db for Database {}
+
+#[salsa::tracked(returns(ref))]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
+    claim_syntax::parse_module(file.text(db))
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
+    ItemIndex::build(parse(db, file), file.file_id(db))
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn module_scope(db: &dyn Db, program: Program, file: SourceFile) -> Scope {
+    Scope::build(db, program, file)
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSigs {
+    ModuleSigs::build(db, program, file)
+}
+
+/// Every refusal code the program declares (names only, so that editing a
+/// file elsewhere does not invalidate the modules that check codes).
+#[salsa::tracked(returns(ref))]
+pub fn refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTreeSet<Arc<str>> {
+    let mut codes: std::collections::BTreeSet<Arc<str>> =
+        crate::builtins::BUILTIN_CODES.iter().map(|(c, _)| Arc::from(*c)).collect();
+    for file in program.modules(db).values() {
+        codes.extend(item_index(db, *file).refusals.iter().map(|r| r.0.clone()));
+    }
+    codes
+}
+
+/// One module, type-checked.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CheckedModule {
+    pub hir: Arc<hir::Module>,
+    /// Calls and fact references, `(from, to, where)`, for the cycle check.
+    pub edges: Vec<(crate::ty::GlobalName, crate::ty::GlobalName, claim_syntax::Span)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
+    crate::check::check_module(db, program, file)
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn compile(db: &dyn Db, program: Program) -> crate::program::Compiled {
+    crate::program::compile(db, program)
+}

@@ -1,0 +1,196 @@
+//! The checked program: names resolved, types known, coercions explicit.
+//! The evaluator runs this, never the syntax tree.
+
+use crate::ty::{GlobalName, Ty};
+use claim_syntax::ast::BinOp;
+use claim_syntax::token::DigestKind;
+use claim_syntax::{Loc, Span};
+use std::sync::Arc;
+
+/// A local variable's slot in its frame.
+pub type Slot = u32;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lit {
+    Int(i64),
+    Duration(i64),
+    Bool(bool),
+    Text(Arc<str>),
+    Digest(DigestKind, Arc<[u8]>),
+}
+
+/// What an operator does, decided by the checker from its operand types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    Int,
+    Duration,
+    /// Duration * Int (`swapped`: Int * Duration).
+    DurationTimesInt { swapped: bool },
+    Text,
+    List,
+    Bool,
+    /// `==`/`!=` on any type: structural.
+    Structural,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    Len, Get, Keys, Raw, TextOf, Hex, Take, StartsWith, EndsWith, Contains, Split, Join, All, Any, Sum,
+    Count, Seconds, Minutes, Hours, ParseSha256, ParseSha1, Sha256, FoldSha256,
+}
+
+/// The functions that read the outside world (§6): fact initializers only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WorldFn {
+    Load,
+    FileSha256,
+    GitTree,
+}
+
+impl WorldFn {
+    pub fn name(self) -> &'static str {
+        match self {
+            WorldFn::Load => "load",
+            WorldFn::FileSha256 => "file_sha256",
+            WorldFn::GitTree => "git_tree",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextPart {
+    Lit(Arc<str>),
+    Expr(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    Lit(Lit),
+    Text(Vec<TextPart>),
+    Local(Slot, Arc<str>),
+    Fact(GlobalName),
+    Call(GlobalName, Vec<Expr>),
+    Builtin(Builtin, Vec<Expr>),
+    /// A world call; the result type is `Expr::ty` (what `load` decodes into).
+    World(WorldFn, Vec<Expr>),
+    Field(Box<Expr>, u32, Arc<str>),
+    /// Fields as written: `(declaration index, value)`, evaluated in this order.
+    Record { ty: GlobalName, names: Arc<[Arc<str>]>, fields: Vec<(u32, Expr)> },
+    Variant { ty: GlobalName, index: u32, name: Arc<str>, names: Option<Arc<[Arc<str>]>>, fields: Vec<(u32, Expr)> },
+    List(Vec<Expr>),
+    Comprehension { elem: Box<Expr>, slot: Slot, iter: Box<Expr>, cond: Option<Box<Expr>> },
+    Binary(BinOp, OpKind, Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Is(Box<Expr>, Pattern),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Match(Box<Expr>, Vec<(Pattern, Expr)>),
+    Block(Vec<Stmt>, Box<Expr>),
+    Refuse { code: Arc<str>, message: Box<Expr> },
+    Some(Box<Expr>),
+    None,
+    /// Newtype conversion `N(e)`: the identity at run time.
+    Wrap(Box<Expr>),
+    /// A region with an error already reported; never evaluated.
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stmt {
+    Let { slot: Slot, value: Expr },
+    Require { cond: Expr, code: Arc<str>, message: Expr, span: Span },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub kind: PatternKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatternKind {
+    Wildcard,
+    Bind(Slot),
+    Lit(Lit),
+    None,
+    Some(Box<Pattern>),
+    /// A variant by index, with field patterns by declaration index.
+    Variant { index: u32, fields: Vec<(u32, Pattern)> },
+    List { elems: Vec<Pattern>, rest: bool },
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub name: GlobalName,
+    pub params: Vec<(Arc<str>, Ty)>,
+    pub ret: Ty,
+    pub body: Expr,
+    pub frame_size: u32,
+    pub loc: Loc,
+    pub docs: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    pub name: GlobalName,
+    pub ty: Ty,
+    pub init: Expr,
+    pub frame_size: u32,
+    pub loc: Loc,
+    pub docs: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WitnessStmtKind {
+    Let { slot: Slot, value: Expr },
+    Holds(Expr),
+    Refuses { expr: Expr, code: Arc<str>, code_span: Span },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessStmt {
+    pub kind: WitnessStmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    pub name: Arc<str>,
+    pub module: Arc<str>,
+    pub stmts: Vec<WitnessStmt>,
+    pub frame_size: u32,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frontier {
+    pub name: Arc<str>,
+    pub module: Arc<str>,
+    pub text: Expr,
+    pub condition: Option<Expr>,
+    pub frame_size: u32,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub code: Arc<str>,
+    pub summary: Arc<str>,
+    pub loc: Loc,
+}
+
+/// One module, checked.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Module {
+    pub functions: Vec<Function>,
+    pub facts: Vec<Fact>,
+    pub witnesses: Vec<Witness>,
+    pub frontiers: Vec<Frontier>,
+}

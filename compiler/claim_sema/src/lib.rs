@@ -1,0 +1,17 @@
+//! Semantic analysis on a salsa database: modules and imports, name
+//! resolution, type checking into HIR, and the program-wide checks.
+//! Pure: files reach it as inputs set by the caller.
+
+pub mod builtins;
+mod check;
+pub mod db;
+pub mod graph;
+pub mod hir;
+pub mod index;
+pub mod program;
+pub mod scope;
+pub mod sigs;
+pub mod ty;
+
+pub use db::{compile, parse, Database, Db, Program, SourceFile};
+pub use program::Compiled;

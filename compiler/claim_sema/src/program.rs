@@ -1,0 +1,139 @@
+//! Compiling the whole program: every module's diagnostics, then the checks
+//! that need all modules at once (import and call cycles, global names).
+
+use crate::db::{check_module, item_index, module_scope, module_sigs, parse, Db, Program};
+use crate::graph::NameGraph;
+use crate::hir;
+use crate::ty::{GlobalName, TypeInfo};
+use claim_diagnostics::Diagnostic;
+use claim_syntax::ast::ItemKind;
+use claim_syntax::Loc;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Compiled {
+    /// Checked modules by module path.
+    pub modules: BTreeMap<String, Arc<hir::Module>>,
+    pub types: BTreeMap<GlobalName, TypeInfo>,
+    pub refusals: BTreeMap<Arc<str>, hir::Refusal>,
+    /// Every diagnostic, errors and warnings, sorted by location.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compiled {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
+    let mut out = Compiled::default();
+    let mut diags = Vec::new();
+    let mut imports: NameGraph<String> = NameGraph::default();
+    let mut use_sites: BTreeMap<(String, String), Loc> = BTreeMap::new();
+    let mut calls: NameGraph<GlobalName> = NameGraph::default();
+    let mut call_sites: BTreeMap<(GlobalName, GlobalName), Loc> = BTreeMap::new();
+    let mut witnesses: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
+    let mut frontiers: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
+    for (code, summary) in crate::builtins::BUILTIN_CODES {
+        out.refusals.insert(
+            Arc::from(*code),
+            hir::Refusal { code: Arc::from(*code), summary: Arc::from(*summary), loc: Loc::new(claim_syntax::FileId(u32::MAX), Default::default()) },
+        );
+    }
+
+    for (name, file) in program.modules(db) {
+        let file = *file;
+        let fid = file.file_id(db);
+        let parsed = parse(db, file);
+        diags.extend(parsed.errors.iter().map(|e| Diagnostic::from_syntax(fid, e)));
+        diags.extend(item_index(db, file).diagnostics.iter().cloned());
+        let scope = module_scope(db, program, file);
+        diags.extend(scope.diagnostics.iter().cloned());
+        let sigs = module_sigs(db, program, file);
+        diags.extend(sigs.diagnostics.iter().cloned());
+        let checked = check_module(db, program, file);
+        diags.extend(checked.diagnostics.iter().cloned());
+
+        imports.node(name);
+        for (target, span) in &scope.imports {
+            imports.edge(name, &target.to_string());
+            use_sites.entry((name.clone(), target.to_string())).or_insert(Loc::new(fid, *span));
+        }
+        for (from, to, span) in &checked.edges {
+            calls.edge(from, to);
+            call_sites.entry((from.clone(), to.clone())).or_insert(Loc::new(fid, *span));
+        }
+        for t in sigs.types.values() {
+            out.types.insert(t.name.clone(), t.clone());
+        }
+        for item in &parsed.module.items {
+            match &item.kind {
+                ItemKind::Refusal { name, summary } => {
+                    let code: Arc<str> = name.name.as_str().into();
+                    let loc = Loc::new(fid, name.span);
+                    if let Some(prev) = out.refusals.get(&code) {
+                        let mut d = Diagnostic::error("E0213", format!("refusal code `{code}` is declared twice"))
+                            .at_loc(loc, "declared again here")
+                            .with_note("refusal codes are global: one code names one refusal in the whole program");
+                        if prev.loc.file.0 == u32::MAX {
+                            d = d.with_help(format!("`{code}` is a built-in code; use it without declaring it"));
+                        } else {
+                            d = d.with_secondary(prev.loc, "first declared here");
+                        }
+                        diags.push(d);
+                        continue;
+                    }
+                    out.refusals.insert(code.clone(), hir::Refusal { code, summary: summary.as_str().into(), loc });
+                }
+                ItemKind::Witness { name, .. } => unique(&mut witnesses, &mut diags, name, fid, "E0214", "witness"),
+                ItemKind::Frontier { name, .. } => unique(&mut frontiers, &mut diags, name, fid, "E0221", "frontier"),
+                _ => {}
+            }
+        }
+        out.modules.insert(name.clone(), checked.hir.clone());
+    }
+
+    for cycle in imports.cycles() {
+        let loc = use_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
+        let path = cycle.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ");
+        let mut d = Diagnostic::error("E0102", format!("import cycle: {path}"))
+            .with_help("move what these modules share into a module that none of them imports");
+        if let Some(loc) = loc {
+            d = d.at_loc(loc, "this `use` closes the cycle");
+        }
+        diags.push(d);
+    }
+    for cycle in calls.cycles() {
+        let loc = call_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
+        let path = cycle.iter().map(|m| format!("`{}`", m.name)).collect::<Vec<_>>().join(" → ");
+        let mut d = Diagnostic::error("E0215", format!("recursion is not allowed: {path}"))
+            .with_note("the call graph of functions and facts must be acyclic, so every program terminates")
+            .with_help("compute over a list with a comprehension, `all`, `any`, `sum` or `count` instead");
+        if let Some(loc) = loc {
+            d = d.at_loc(loc, "this call closes the cycle");
+        }
+        diags.push(d);
+    }
+    diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    diags.dedup();
+    out.diagnostics = diags;
+    out
+}
+
+fn unique(seen: &mut BTreeMap<Arc<str>, Loc>, diags: &mut Vec<Diagnostic>, name: &claim_syntax::ast::Ident, fid: claim_syntax::FileId, code: &'static str, what: &str) {
+    let key: Arc<str> = name.name.as_str().into();
+    let loc = Loc::new(fid, name.span);
+    match seen.get(&key) {
+        Some(prev) => diags.push(
+            Diagnostic::error(code, format!("{what} `{key}` is declared twice"))
+                .at_loc(loc, "declared again here")
+                .with_secondary(*prev, "first declared here")
+                .with_note(format!("{what} names are unique in the whole program")),
+        ),
+        None => {
+            seen.insert(key, loc);
+        }
+    }
+}

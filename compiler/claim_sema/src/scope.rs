@@ -1,0 +1,133 @@
+//! What names a module sees: its own items, and what its `use`s import
+//! (§2). `use` is not transitive, and a collision is an error at the `use`.
+
+use crate::db::{item_index, parse, Db, Program, SourceFile};
+use crate::index::ItemTag;
+use crate::ty::GlobalName;
+use claim_diagnostics::{did_you_mean, Diagnostic};
+use claim_syntax::ast::ItemKind;
+use claim_syntax::{Loc, Span};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScopeName {
+    pub target: GlobalName,
+    pub tag: ItemTag,
+    /// Where the name entered this module: its declaration or the `use`.
+    pub span: Span,
+    pub imported: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Scope {
+    pub names: BTreeMap<Arc<str>, ScopeName>,
+    /// `use a.b` binds `b` → `a.b`.
+    pub modules: BTreeMap<Arc<str>, (Arc<str>, Span)>,
+    /// Every module this one imports, with the `use` path's span.
+    pub imports: Vec<(Arc<str>, Span)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Scope {
+    pub fn build(db: &dyn Db, program: Program, file: SourceFile) -> Scope {
+        let module_name: Arc<str> = file.module(db).as_str().into();
+        let fid = file.file_id(db);
+        let mut scope = Scope::default();
+        for (name, e) in &item_index(db, file).entries {
+            scope.names.insert(
+                name.clone(),
+                ScopeName { target: GlobalName { module: module_name.clone(), name: name.clone() }, tag: e.tag, span: e.span, imported: false },
+            );
+        }
+        let modules = program.modules(db);
+        for item in &parse(db, file).module.items {
+            let ItemKind::Use(u) = &item.kind else { continue };
+            let path = u.dotted();
+            let path_span = u.path_span();
+            let Some(target) = modules.get(&path) else {
+                let mut d = Diagnostic::error("E0101", format!("module `{path}` not found"))
+                    .at(fid, path_span, "no such module");
+                if let Some(close) = did_you_mean(&path, modules.keys().map(String::as_str)) {
+                    d = d.with_help(format!("did you mean `{close}`?"));
+                } else if path.starts_with("std.") {
+                    d = d.with_help("the standard library modules are listed by `claimc doc --list`");
+                } else {
+                    d = d.with_note(format!(
+                        "`use {path}` names the file `{}.claim` under the project root",
+                        path.replace('.', "/")
+                    ));
+                }
+                scope.diagnostics.push(d);
+                continue;
+            };
+            let target_module: Arc<str> = path.as_str().into();
+            scope.imports.push((target_module.clone(), path_span));
+            match &u.selection {
+                None => {
+                    let Some(alias) = u.path.last() else { continue };
+                    let key: Arc<str> = alias.name.as_str().into();
+                    if let Some(prev) = scope.conflict(&key) {
+                        scope.diagnostics.push(collision(fid, alias.span, &alias.name, prev, &module_name));
+                        continue;
+                    }
+                    scope.modules.insert(key, (target_module, alias.span));
+                }
+                Some(selected) => {
+                    let index = item_index(db, *target);
+                    for sel in selected {
+                        let key: Arc<str> = sel.name.as_str().into();
+                        let Some(entry) = index.entries.get(&key) else {
+                            if index.refusals.iter().any(|(c, _)| *c == key) {
+                                // Refusal codes are global; selecting one is harmless.
+                                continue;
+                            }
+                            let mut d = Diagnostic::error("E0104", format!("module `{path}` has no item named `{}`", sel.name))
+                                .at(fid, sel.span, "not declared there");
+                            if let Some(close) = did_you_mean(&sel.name, index.entries.keys().map(|k| &**k)) {
+                                d = d.with_help(format!("did you mean `{close}`?"));
+                            }
+                            scope.diagnostics.push(d);
+                            continue;
+                        };
+                        if let Some(prev) = scope.conflict(&key) {
+                            scope.diagnostics.push(collision(fid, sel.span, &sel.name, prev, &module_name));
+                            continue;
+                        }
+                        scope.names.insert(
+                            key.clone(),
+                            ScopeName {
+                                target: GlobalName { module: target_module.clone(), name: key },
+                                tag: entry.tag,
+                                span: sel.span,
+                                imported: true,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+        scope
+    }
+
+    /// What already holds `name` here, if anything.
+    fn conflict(&self, name: &str) -> Option<(Span, bool)> {
+        if let Some(n) = self.names.get(name) {
+            return Some((n.span, n.imported));
+        }
+        self.modules.get(name).map(|(_, span)| (*span, true))
+    }
+}
+
+fn collision(file: claim_syntax::FileId, span: Span, name: &str, prev: (Span, bool), _module: &str) -> Diagnostic {
+    let (prev_span, prev_imported) = prev;
+    let (message, label) = if prev_imported {
+        (format!("`{name}` is imported twice"), "imported again here")
+    } else {
+        (format!("the import `{name}` collides with an item of this module"), "imported here")
+    };
+    Diagnostic::error("E0103", message)
+        .at(file, span, label)
+        .with_secondary(Loc::new(file, prev_span), if prev_imported { "first imported here" } else { "declared here" })
+        .with_help("import the module qualified instead (`use a.b` and then `b.name`), or rename the local item")
+}

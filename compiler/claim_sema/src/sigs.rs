@@ -1,0 +1,206 @@
+//! Signatures: the resolved types of a module's declarations (type
+//! definitions, function signatures, fact types). Other modules' checks
+//! depend on these, not on bodies, so editing a body re-checks little.
+
+use crate::db::{item_index, module_scope, parse, Db, Program, SourceFile};
+use crate::index::ItemTag;
+use crate::scope::Scope;
+use crate::ty::{FieldDef, GlobalName, Ty, TypeDef, TypeInfo, VariantDef};
+use claim_diagnostics::{did_you_mean, Diagnostic};
+use claim_syntax::ast::{FieldDecl, ItemKind, TypeExpr, TypeExprKind};
+use claim_syntax::{FileId, Loc};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnSig {
+    pub params: Vec<(Arc<str>, Ty)>,
+    pub ret: Ty,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FactSig {
+    pub ty: Ty,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ModuleSigs {
+    pub types: BTreeMap<Arc<str>, TypeInfo>,
+    pub fns: BTreeMap<Arc<str>, FnSig>,
+    pub facts: BTreeMap<Arc<str>, FactSig>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "List", "Option", "Map"];
+
+/// Resolves type expressions in one module's scope.
+pub struct TypeResolver<'a> {
+    pub db: &'a dyn Db,
+    pub program: Program,
+    pub scope: &'a Scope,
+    pub file: FileId,
+}
+
+impl TypeResolver<'_> {
+    pub fn resolve(&self, t: &TypeExpr, diags: &mut Vec<Diagnostic>) -> Ty {
+        let TypeExprKind::Named { path, args } = &t.kind else { return Ty::Error };
+        let names: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
+        let arity = |want: usize, diags: &mut Vec<Diagnostic>| -> bool {
+            if args.len() != want {
+                diags.push(
+                    Diagnostic::error("E0219", format!("`{}` takes {want} type argument{}, not {}", names.join("."), if want == 1 { "" } else { "s" }, args.len()))
+                        .at(self.file, t.span, "wrong number of type arguments"),
+                );
+                return false;
+            }
+            true
+        };
+        let prim = match names.as_slice() {
+            ["Bool"] => Some(Ty::Bool),
+            ["Int"] => Some(Ty::Int),
+            ["Text"] => Some(Ty::Text),
+            ["Duration"] => Some(Ty::Duration),
+            ["Sha256"] => Some(Ty::Sha256),
+            ["Sha1"] => Some(Ty::Sha1),
+            _ => None,
+        };
+        if let Some(p) = prim {
+            return if arity(0, diags) { p } else { Ty::Error };
+        }
+        if let [g @ ("List" | "Option" | "Map")] = names.as_slice() {
+            if !arity(1, diags) {
+                return Ty::Error;
+            }
+            let inner = self.resolve(&args[0], diags);
+            return match *g {
+                "List" => Ty::list(inner),
+                "Option" => Ty::option(inner),
+                _ => Ty::map(inner),
+            };
+        }
+        let found = match names.as_slice() {
+            [one] => self.scope.names.get(*one).filter(|n| n.tag == ItemTag::Type).map(|n| n.target.clone()),
+            [alias, name] => self.scope.modules.get(*alias).and_then(|(m, _)| {
+                let file = self.program.modules(self.db).get(&**m)?;
+                let e = item_index(self.db, *file).entries.get(*name)?;
+                (e.tag == ItemTag::Type).then(|| GlobalName::new(m, name))
+            }),
+            _ => None,
+        };
+        match found {
+            Some(g) => {
+                if !arity(0, diags) {
+                    return Ty::Error;
+                }
+                Ty::Named(g)
+            }
+            None => {
+                let full = names.join(".");
+                let mut d = Diagnostic::error("E0202", format!("unknown type `{full}`")).at(self.file, t.span, "not a type in scope");
+                let candidates = PRIMITIVES.iter().copied().chain(
+                    self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).map(|(k, _)| &**k),
+                );
+                if let Some(close) = did_you_mean(&full, candidates) {
+                    d = d.with_help(format!("did you mean `{close}`?"));
+                }
+                diags.push(d);
+                Ty::Error
+            }
+        }
+    }
+}
+
+impl ModuleSigs {
+    pub fn build(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSigs {
+        let fid = file.file_id(db);
+        let module: Arc<str> = file.module(db).as_str().into();
+        let scope = module_scope(db, program, file);
+        let index = item_index(db, file);
+        let r = TypeResolver { db, program, scope, file: fid };
+        let mut sigs = ModuleSigs::default();
+        let mut d = Vec::new();
+        for (i, item) in parse(db, file).module.items.iter().enumerate() {
+            let Some(name) = item.kind.name() else { continue };
+            // Only the first of two same-named items gets a signature.
+            if index.entries.get(name.name.as_str()).is_some_and(|e| e.item as usize != i) {
+                continue;
+            }
+            let key: Arc<str> = name.name.as_str().into();
+            let loc = Loc::new(fid, name.span);
+            let gname = GlobalName { module: module.clone(), name: key.clone() };
+            let def = match &item.kind {
+                ItemKind::Newtype { underlying, .. } => Some(TypeDef::Newtype(r.resolve(underlying, &mut d))),
+                ItemKind::Record(rec) => Some(TypeDef::Record { fields: fields(&r, &rec.fields, &mut d), open: rec.open }),
+                ItemKind::Enum { variants, .. } => {
+                    let mut seen = BTreeSet::new();
+                    let mut vs = Vec::new();
+                    for v in variants {
+                        if !seen.insert(v.name.name.clone()) {
+                            d.push(
+                                Diagnostic::error("E0105", format!("variant `{}` is declared twice", v.name.name))
+                                    .at(fid, v.name.span, "declared again here"),
+                            );
+                            continue;
+                        }
+                        vs.push(VariantDef {
+                            name: v.name.name.as_str().into(),
+                            fields: v.fields.as_ref().map(|f| fields(&r, f, &mut d)),
+                            loc: Loc::new(fid, v.name.span),
+                        });
+                    }
+                    Some(TypeDef::Enum { variants: vs })
+                }
+                ItemKind::Fn(f) => {
+                    let mut seen = BTreeSet::new();
+                    let params = f
+                        .params
+                        .iter()
+                        .map(|p| {
+                            if !seen.insert(p.name.name.clone()) {
+                                d.push(
+                                    Diagnostic::error("E0220", format!("parameter `{}` is bound twice", p.name.name))
+                                        .at(fid, p.name.span, "bound again here"),
+                                );
+                            }
+                            (Arc::from(p.name.name.as_str()), r.resolve(&p.ty, &mut d))
+                        })
+                        .collect();
+                    sigs.fns.insert(key.clone(), FnSig { params, ret: r.resolve(&f.ret, &mut d), loc });
+                    None
+                }
+                ItemKind::Fact { ty, .. } => {
+                    sigs.facts.insert(key.clone(), FactSig { ty: r.resolve(ty, &mut d), loc });
+                    None
+                }
+                _ => None,
+            };
+            if let Some(def) = def {
+                sigs.types.insert(key, TypeInfo { name: gname, def, loc, docs: item.docs.clone() });
+            }
+        }
+        sigs.diagnostics = d;
+        sigs
+    }
+}
+
+fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], d: &mut Vec<Diagnostic>) -> Vec<FieldDef> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for f in decls {
+        if !seen.insert(f.name.name.clone()) {
+            d.push(
+                Diagnostic::error("E0206", format!("field `{}` is declared twice", f.name.name)).at(r.file, f.name.span, "declared again here"),
+            );
+            continue;
+        }
+        out.push(FieldDef {
+            name: f.name.name.as_str().into(),
+            ty: r.resolve(&f.ty, d),
+            json_key: f.json_key.as_deref().unwrap_or(&f.name.name).into(),
+            loc: Loc::new(r.file, f.name.span),
+        });
+    }
+    out
+}

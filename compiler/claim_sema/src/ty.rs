@@ -1,0 +1,134 @@
+//! Types (§3) and the declared type definitions they name.
+
+use claim_syntax::Loc;
+use std::fmt;
+use std::sync::Arc;
+
+/// A program-wide name: the module that declares an item, and its name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GlobalName {
+    pub module: Arc<str>,
+    pub name: Arc<str>,
+}
+
+impl GlobalName {
+    pub fn new(module: &str, name: &str) -> GlobalName {
+        GlobalName { module: module.into(), name: name.into() }
+    }
+}
+
+impl fmt::Display for GlobalName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.name)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    Int,
+    Text,
+    Duration,
+    Sha256,
+    Sha1,
+    List(Arc<Ty>),
+    Option(Arc<Ty>),
+    Map(Arc<Ty>),
+    /// A declared newtype, record or enum.
+    Named(GlobalName),
+    /// The type of `refuse …`: fits anywhere.
+    Never,
+    /// Already reported; fits anywhere and reports nothing more.
+    Error,
+}
+
+impl Ty {
+    pub fn list(t: Ty) -> Ty {
+        Ty::List(Arc::new(t))
+    }
+    pub fn option(t: Ty) -> Ty {
+        Ty::Option(Arc::new(t))
+    }
+    pub fn map(t: Ty) -> Ty {
+        Ty::Map(Arc::new(t))
+    }
+    /// Whether this type absorbs any other (no further errors about it).
+    pub fn is_lenient(&self) -> bool {
+        matches!(self, Ty::Never | Ty::Error)
+    }
+    pub fn has_error(&self) -> bool {
+        match self {
+            Ty::Error => true,
+            Ty::List(t) | Ty::Option(t) | Ty::Map(t) => t.has_error(),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Bool => write!(f, "Bool"),
+            Ty::Int => write!(f, "Int"),
+            Ty::Text => write!(f, "Text"),
+            Ty::Duration => write!(f, "Duration"),
+            Ty::Sha256 => write!(f, "Sha256"),
+            Ty::Sha1 => write!(f, "Sha1"),
+            Ty::List(t) => write!(f, "List<{t}>"),
+            Ty::Option(t) => write!(f, "Option<{t}>"),
+            Ty::Map(t) => write!(f, "Map<{t}>"),
+            Ty::Named(n) => write!(f, "{}", n.name),
+            Ty::Never => write!(f, "Never"),
+            Ty::Error => write!(f, "?"),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldDef {
+    pub name: Arc<str>,
+    pub ty: Ty,
+    /// The JSON key (`@json("…")`, else the field name).
+    pub json_key: Arc<str>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantDef {
+    pub name: Arc<str>,
+    /// `None` for a unit variant.
+    pub fields: Option<Vec<FieldDef>>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeDef {
+    Newtype(Ty),
+    Record { fields: Vec<FieldDef>, open: bool },
+    Enum { variants: Vec<VariantDef> },
+}
+
+/// A declared type with its definition, where it was declared and its docs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeInfo {
+    pub name: GlobalName,
+    pub def: TypeDef,
+    pub loc: Loc,
+    pub docs: Vec<String>,
+}
+
+impl TypeInfo {
+    pub fn describe(&self) -> &'static str {
+        match self.def {
+            TypeDef::Newtype(_) => "newtype",
+            TypeDef::Record { .. } => "record",
+            TypeDef::Enum { .. } => "enum",
+        }
+    }
+}
+
+/// Field names in declaration order, shared by every value of a record or
+/// variant (they are what `text()` prints).
+pub fn field_names(fields: &[FieldDef]) -> Arc<[Arc<str>]> {
+    fields.iter().map(|f| f.name.clone()).collect()
+}

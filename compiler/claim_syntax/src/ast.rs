@@ -1,0 +1,272 @@
+//! The syntax tree of one module. Every node carries its byte span.
+//!
+//! Spans take part in equality here on purpose: salsa compares query results
+//! to decide whether dependents may reuse theirs, and a tree equal "but for
+//! spans" would leave diagnostics pointing at stale offsets.
+
+use crate::span::Span;
+use crate::token::DigestKind;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Module {
+    pub items: Vec<Item>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item {
+    pub kind: ItemKind,
+    pub span: Span,
+    /// The `///` lines right above the item.
+    pub docs: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    Use(UseDecl),
+    Newtype { name: Ident, underlying: TypeExpr },
+    Record(RecordDecl),
+    Enum { name: Ident, variants: Vec<VariantDecl> },
+    Refusal { name: Ident, summary: String },
+    Fact { name: Ident, ty: TypeExpr, init: Expr },
+    Fn(FnDecl),
+    Witness { name: Ident, stmts: Vec<WitnessStmt> },
+    Frontier { name: Ident, text: Expr, condition: Option<Expr> },
+    /// A region the parser could not read; its errors are already reported.
+    Error,
+}
+
+impl ItemKind {
+    /// The declared name, where the item has one.
+    pub fn name(&self) -> Option<&Ident> {
+        match self {
+            ItemKind::Newtype { name, .. }
+            | ItemKind::Enum { name, .. }
+            | ItemKind::Refusal { name, .. }
+            | ItemKind::Fact { name, .. }
+            | ItemKind::Witness { name, .. }
+            | ItemKind::Frontier { name, .. } => Some(name),
+            ItemKind::Record(r) => Some(&r.name),
+            ItemKind::Fn(f) => Some(&f.name),
+            ItemKind::Use(_) | ItemKind::Error => None,
+        }
+    }
+    /// What the item is, in the words of the language.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            ItemKind::Use(_) => "use",
+            ItemKind::Newtype { .. } => "newtype",
+            ItemKind::Record(_) => "record",
+            ItemKind::Enum { .. } => "enum",
+            ItemKind::Refusal { .. } => "refusal code",
+            ItemKind::Fact { .. } => "fact",
+            ItemKind::Fn(_) => "function",
+            ItemKind::Witness { .. } => "witness",
+            ItemKind::Frontier { .. } => "frontier",
+            ItemKind::Error => "item",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UseDecl {
+    pub path: Vec<Ident>,
+    /// `use a.b.{X, Y}`: the selected names; `None` for `use a.b`.
+    pub selection: Option<Vec<Ident>>,
+}
+
+impl UseDecl {
+    pub fn dotted(&self) -> String {
+        self.path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".")
+    }
+    pub fn path_span(&self) -> Span {
+        match (self.path.first(), self.path.last()) {
+            (Some(a), Some(b)) => a.span.join(b.span),
+            _ => Span::default(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordDecl {
+    pub name: Ident,
+    pub fields: Vec<FieldDecl>,
+    /// Declared with `..`: JSON may carry fields the record does not name.
+    pub open: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldDecl {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    /// `@json("key")`: the JSON key when it differs from the field name.
+    pub json_key: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantDecl {
+    pub name: Ident,
+    /// `None` for a unit variant.
+    pub fields: Option<Vec<FieldDecl>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub ret: TypeExpr,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeExpr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeExpr {
+    pub kind: TypeExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TypeExprKind {
+    /// `Name`, `module.Name`, `List<T>`, …
+    Named { path: Vec<Ident>, args: Vec<TypeExpr> },
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessStmt {
+    pub kind: WitnessStmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WitnessStmtKind {
+    Let { name: Ident, ty: Option<TypeExpr>, value: Expr },
+    Holds(Expr),
+    Refuses { expr: Expr, code: Ident },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Or, And, Eq, Ne, Lt, Le, Gt, Ge, Concat, Add, Sub, Mul, Div,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Concat => "++",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextPart {
+    Lit(String),
+    Interp(Expr),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldInit {
+    pub name: Ident,
+    /// `None` for shorthand `Wheel { name }`.
+    pub value: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlockStmt {
+    Let { name: Ident, ty: Option<TypeExpr>, value: Expr, span: Span },
+    Require { cond: Expr, code: Ident, message: Expr, span: Span },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchArm {
+    pub pattern: Pattern,
+    pub body: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExprKind {
+    Int(i64),
+    Duration(i64),
+    Bool(bool),
+    Digest(DigestKind, String),
+    Text(Vec<TextPart>),
+    Name(Ident),
+    /// `e.field` — also `module.item` and `Enum.Variant`; the resolver decides.
+    Field(Box<Expr>, Ident),
+    Call(Box<Expr>, Vec<Expr>),
+    Record { path: Vec<Ident>, fields: Vec<FieldInit> },
+    List(Vec<Expr>),
+    Comprehension { elem: Box<Expr>, var: Ident, iter: Box<Expr>, cond: Option<Box<Expr>> },
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Is(Box<Expr>, Pattern),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Match(Box<Expr>, Vec<MatchArm>),
+    Block(Vec<BlockStmt>, Box<Expr>),
+    Refuse { code: Ident, message: Box<Expr> },
+    Some(Box<Expr>),
+    None,
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub kind: PatternKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldPattern {
+    pub name: Ident,
+    /// `None` for shorthand `{ from }`, which binds `from`.
+    pub pattern: Option<Pattern>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatternKind {
+    Wildcard,
+    /// A bare name: a binding, or a unit variant of the matched enum.
+    Name(Ident),
+    Int(i64),
+    Text(String),
+    Bool(bool),
+    Digest(DigestKind, String),
+    Duration(i64),
+    None,
+    Some(Box<Pattern>),
+    /// `Variant`, `Enum.Variant`, `Variant { f, g: p, .. }`.
+    Variant { path: Vec<Ident>, fields: Option<(Vec<FieldPattern>, bool)> },
+    List { elems: Vec<Pattern>, rest: bool },
+    Error,
+}

@@ -1,0 +1,380 @@
+//! The lexer: logos for ordinary tokens, and a hand-driven mode for text
+//! literals, whose `{…}` interpolations hold whole expressions (including
+//! other text literals and braces) and so cannot be one regular token.
+//!
+//! Lexing never fails: anything unreadable becomes `Token::Error` plus a
+//! `SyntaxError`, so the parser can go on and report more.
+
+use crate::error::SyntaxError;
+use crate::span::Span;
+use crate::token::{DigestKind, Keyword, RawToken, Token};
+use logos::Logos;
+
+/// The result of lexing one file.
+#[derive(Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<(Token, Span)>,
+    /// Doc comments (`///`), in order, with the text after `///`.
+    pub docs: Vec<(Span, String)>,
+    pub errors: Vec<SyntaxError>,
+}
+
+pub fn lex(src: &str) -> Lexed {
+    let mut lx = Lexer { src, pos: 0, out: Lexed::default() };
+    lx.code(false);
+    lx.out
+}
+
+struct Lexer<'s> {
+    src: &'s str,
+    pos: usize,
+    out: Lexed,
+}
+
+impl<'s> Lexer<'s> {
+    fn push(&mut self, tok: Token, start: usize, end: usize) {
+        self.out.tokens.push((tok, Span::new(start, end)));
+    }
+
+    fn error(&mut self, e: SyntaxError) {
+        self.out.errors.push(e);
+    }
+
+    /// Lexes code from `self.pos`. In an interpolation, stops after the `}`
+    /// that closes it (brace depth zero) and emits `InterpClose`.
+    fn code(&mut self, interpolation: bool) {
+        let open = self.pos.saturating_sub(1);
+        let mut depth = 0usize;
+        'restart: loop {
+            let base = self.pos;
+            let mut raw = RawToken::lexer(&self.src[base..]);
+            while let Some(res) = raw.next() {
+                let r = raw.span();
+                let (start, end) = (base + r.start, base + r.end);
+                let slice = raw.slice();
+                let tok = match res {
+                    Err(()) => {
+                        let ch = slice.chars().next().unwrap_or('?');
+                        self.error(SyntaxError::new(
+                            "E0002",
+                            Span::new(start, end),
+                            format!("unexpected character `{}`", ch.escape_default()),
+                            "not part of any token",
+                        ));
+                        Token::Error
+                    }
+                    Ok(RawToken::Comment) => continue,
+                    Ok(RawToken::DocComment) => {
+                        let text = slice.trim_start_matches("///");
+                        let text = text.strip_prefix(' ').unwrap_or(text);
+                        self.out.docs.push((Span::new(start, end), text.trim_end().to_string()));
+                        continue;
+                    }
+                    Ok(RawToken::Quote) => {
+                        self.push(Token::StrStart, start, end);
+                        self.pos = end;
+                        self.text(start);
+                        continue 'restart;
+                    }
+                    Ok(RawToken::LBrace) => {
+                        depth += 1;
+                        Token::Punct("{")
+                    }
+                    Ok(RawToken::RBrace) => {
+                        if interpolation && depth == 0 {
+                            self.push(Token::InterpClose, start, end);
+                            self.pos = end;
+                            return;
+                        }
+                        depth = depth.saturating_sub(1);
+                        Token::Punct("}")
+                    }
+                    Ok(RawToken::Ident) => match Keyword::from_str(slice) {
+                        Some(kw) => Token::Kw(kw),
+                        None => Token::Ident(slice.to_string()),
+                    },
+                    Ok(RawToken::Number) => self.number(slice, start, end),
+                    Ok(RawToken::Sha256Lit) => self.digest(DigestKind::Sha256, slice, start, end),
+                    Ok(RawToken::Sha1Lit) => self.digest(DigestKind::Sha1, slice, start, end),
+                    Ok(p) => Token::Punct(punct(p)),
+                };
+                self.push(tok, start, end);
+            }
+            self.pos = self.src.len();
+            if interpolation {
+                self.error(SyntaxError::new(
+                    "E0003",
+                    Span::new(open, open + 1),
+                    "unterminated interpolation in text literal",
+                    "this `{` is never closed",
+                ));
+                self.push(Token::InterpClose, self.pos, self.pos);
+            }
+            return;
+        }
+    }
+
+    /// Lexes the inside of a text literal whose `"` was at `quote`.
+    fn text(&mut self, quote: usize) {
+        let bytes = self.src.as_bytes();
+        let mut chunk = String::new();
+        let mut chunk_start = self.pos;
+        loop {
+            let Some(c) = self.src[self.pos..].chars().next() else {
+                self.flush(&mut chunk, chunk_start);
+                self.error(
+                    SyntaxError::new("E0003", Span::new(quote, quote + 1), "unterminated text literal", "this `\"` is never closed")
+                        .with_help("close the text with `\"`"),
+                );
+                self.push(Token::StrEnd, self.pos, self.pos);
+                return;
+            };
+            let at = self.pos;
+            match c {
+                '"' => {
+                    self.flush(&mut chunk, chunk_start);
+                    self.push(Token::StrEnd, at, at + 1);
+                    self.pos = at + 1;
+                    return;
+                }
+                '\\' => {
+                    let (decoded, len) = self.escape(at);
+                    if let Some(ch) = decoded {
+                        chunk.push(ch);
+                    }
+                    self.pos = at + len;
+                }
+                '{' if bytes.get(at + 1) == Some(&b'{') => {
+                    chunk.push('{');
+                    self.pos = at + 2;
+                }
+                '}' if bytes.get(at + 1) == Some(&b'}') => {
+                    chunk.push('}');
+                    self.pos = at + 2;
+                }
+                '{' => {
+                    self.flush(&mut chunk, chunk_start);
+                    self.push(Token::InterpOpen, at, at + 1);
+                    self.pos = at + 1;
+                    self.code(true);
+                    chunk_start = self.pos;
+                }
+                '}' => {
+                    self.error(
+                        SyntaxError::new("E0004", Span::new(at, at + 1), "a lone `}` in a text literal", "write `}}` for a literal brace")
+                            .with_help("outside an interpolation, braces in text are doubled: `{{` and `}}`"),
+                    );
+                    self.pos = at + 1;
+                }
+                _ => {
+                    chunk.push(c);
+                    self.pos = at + c.len_utf8();
+                }
+            }
+        }
+    }
+
+    fn flush(&mut self, chunk: &mut String, start: usize) {
+        if !chunk.is_empty() {
+            let text = std::mem::take(chunk);
+            self.push(Token::StrChunk(text), start, self.pos);
+        }
+    }
+
+    /// Decodes the escape at `at` (a backslash); returns the character (None
+    /// after an error) and the escape's length in bytes.
+    fn escape(&mut self, at: usize) -> (Option<char>, usize) {
+        let rest = &self.src[at + 1..];
+        let Some(next) = rest.chars().next() else {
+            return (None, 1);
+        };
+        let simple = match next {
+            '\\' => Some('\\'),
+            '"' => Some('"'),
+            'n' => Some('\n'),
+            't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(ch) = simple {
+            return (Some(ch), 2);
+        }
+        if next == 'u' {
+            if let Some(body) = rest.strip_prefix("u{") {
+                if let Some(close) = body.find('}') {
+                    let hex = &body[..close];
+                    let len = 3 + close + 1;
+                    let ch = u32::from_str_radix(hex, 16).ok().filter(|_| !hex.is_empty() && hex.len() <= 6).and_then(char::from_u32);
+                    if ch.is_none() {
+                        self.error(SyntaxError::new(
+                            "E0004",
+                            Span::new(at, at + len),
+                            format!("invalid unicode escape `\\u{{{hex}}}`"),
+                            "not a Unicode scalar value",
+                        ));
+                    }
+                    return (ch, len);
+                }
+            }
+            self.error(
+                SyntaxError::new("E0004", Span::new(at, at + 2), "malformed unicode escape", "expected `\\u{…}`")
+                    .with_help("write a code point in hex between braces, e.g. `\\u{e9}`"),
+            );
+            return (None, 2);
+        }
+        let len = 1 + next.len_utf8();
+        self.error(
+            SyntaxError::new("E0004", Span::new(at, at + len), format!("unknown escape `\\{}`", next.escape_default()), "unknown escape")
+                .with_help("the escapes are `\\\\`, `\\\"`, `\\n`, `\\t` and `\\u{…}`"),
+        );
+        (None, len)
+    }
+
+    fn number(&mut self, slice: &str, start: usize, end: usize) -> Token {
+        let split = slice.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(slice.len());
+        let (digits, unit) = slice.split_at(split);
+        let clean: String = digits.chars().filter(|c| *c != '_').collect();
+        let span = Span::new(start, end);
+        let Ok(n) = clean.parse::<i64>() else {
+            self.error(
+                SyntaxError::new("E0006", span, "integer literal out of range", "does not fit in a 64-bit signed Int")
+                    .with_help("the largest Int is 9223372036854775807"),
+            );
+            return Token::Error;
+        };
+        let factor: i64 = match unit {
+            "" => return Token::Int(n),
+            "ms" => 1,
+            "s" => 1_000,
+            "min" => 60_000,
+            "h" => 3_600_000,
+            "d" => 86_400_000,
+            other => {
+                self.error(
+                    SyntaxError::new("E0007", span, format!("unknown duration unit `{other}`"), "not a unit")
+                        .with_help("the duration units are `ms`, `s`, `min`, `h` and `d`, written right after the number"),
+                );
+                return Token::Error;
+            }
+        };
+        match n.checked_mul(factor) {
+            Some(ms) => Token::Duration(ms),
+            None => {
+                self.error(SyntaxError::new(
+                    "E0006",
+                    span,
+                    "duration literal out of range",
+                    "more milliseconds than a 64-bit signed Int holds",
+                ));
+                Token::Error
+            }
+        }
+    }
+
+    fn digest(&mut self, kind: DigestKind, slice: &str, start: usize, end: usize) -> Token {
+        let body = &slice[kind.prefix().len() + 1..];
+        let span = Span::new(start, end);
+        let want = kind.hex_len();
+        let problem = if let Some(c) = body.chars().find(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit()) {
+            Some(format!("uppercase hex digit `{c}`; digest literals are lowercase"))
+        } else if let Some(c) = body.chars().find(|c| !c.is_ascii_hexdigit()) {
+            Some(format!("`{c}` is not a hex digit"))
+        } else if body.len() != want {
+            Some(format!("{} hex digits, expected {want}", body.len()))
+        } else {
+            None
+        };
+        match problem {
+            None => Token::Digest(kind, body.to_string()),
+            Some(label) => {
+                let mut e = SyntaxError::new("E0005", span, format!("malformed {} digest literal", kind.prefix()), label);
+                if body.chars().take(8).any(|c| !c.is_ascii_hexdigit()) && body.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    e = e.with_help(format!(
+                        "to name a field `{}` and then a value, put a space after the colon: `{}: {body}`",
+                        kind.prefix(),
+                        kind.prefix()
+                    ));
+                } else {
+                    e = e.with_help(format!("a {} literal is `{}:` and exactly {want} lowercase hex digits", kind.prefix(), kind.prefix()));
+                }
+                self.error(e);
+                Token::Error
+            }
+        }
+    }
+}
+
+fn punct(t: RawToken) -> &'static str {
+    match t {
+        RawToken::LParen => "(",
+        RawToken::RParen => ")",
+        RawToken::LBrace => "{",
+        RawToken::RBrace => "}",
+        RawToken::LBracket => "[",
+        RawToken::RBracket => "]",
+        RawToken::Comma => ",",
+        RawToken::Semi => ";",
+        RawToken::Colon => ":",
+        RawToken::Dot => ".",
+        RawToken::DotDot => "..",
+        RawToken::Assign => "=",
+        RawToken::EqEq => "==",
+        RawToken::NotEq => "!=",
+        RawToken::Lt => "<",
+        RawToken::Le => "<=",
+        RawToken::Gt => ">",
+        RawToken::Ge => ">=",
+        RawToken::Plus => "+",
+        RawToken::PlusPlus => "++",
+        RawToken::Minus => "-",
+        RawToken::Star => "*",
+        RawToken::Slash => "/",
+        RawToken::FatArrow => "=>",
+        RawToken::Arrow => "->",
+        RawToken::At => "@",
+        _ => "?",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(src: &str) -> Vec<Token> {
+        lex(src).tokens.into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn durations_and_ints() {
+        assert_eq!(toks("3h 250ms 1_000"), vec![Token::Duration(10_800_000), Token::Duration(250), Token::Int(1000)]);
+    }
+
+    #[test]
+    fn nested_interpolation() {
+        let t = toks(r#""a{join(xs, ", ")}b""#);
+        assert_eq!(t[0], Token::StrStart);
+        assert_eq!(t[1], Token::StrChunk("a".into()));
+        assert_eq!(t[2], Token::InterpOpen);
+        assert!(t.contains(&Token::StrChunk(", ".into())));
+        assert_eq!(t[t.len() - 2], Token::StrChunk("b".into()));
+    }
+
+    #[test]
+    fn braces_nest_inside_interpolation() {
+        let t = toks(r#""{W { a: 1 }}""#);
+        assert_eq!(t.iter().filter(|t| **t == Token::Punct("}")).count(), 1);
+        assert_eq!(t.iter().filter(|t| **t == Token::InterpClose).count(), 1);
+    }
+
+    #[test]
+    fn digest_errors_say_what_is_wrong() {
+        let l = lex("sha256:abc");
+        assert_eq!(l.errors[0].label, "3 hex digits, expected 64");
+        let l = lex("sha1:da39a3ee5e6b4b0d3255bzef95601890afd80709");
+        assert!(l.errors[0].label.contains("`z` is not a hex digit"));
+    }
+
+    #[test]
+    fn field_named_sha256() {
+        assert_eq!(toks("sha256: x")[0], Token::Ident("sha256".into()));
+    }
+}

@@ -1,0 +1,13 @@
+//! Claim's syntax: spans, tokens, the lexer, the tree and the parser.
+//! Pure: no IO.
+
+pub mod ast;
+pub mod error;
+pub mod lexer;
+pub mod parser;
+pub mod span;
+pub mod token;
+
+pub use error::SyntaxError;
+pub use parser::{parse_module, Parsed};
+pub use span::{FileId, Loc, Span};

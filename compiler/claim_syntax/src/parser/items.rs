@@ -1,0 +1,164 @@
+//! Items (§2): use, newtype, record, enum, refusal, fact, fn, witness,
+//! frontier. An item that cannot be read is skipped up to the next item
+//! keyword, so one broken item does not hide errors in the others.
+
+use super::exprs::{block, expressions, kw, text_literal};
+use super::patterns::plain_text;
+use super::types::{ident, punct, type_expr};
+use super::{Extra, TokenInput};
+use crate::ast::{
+    FieldDecl, FnDecl, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt, WitnessStmtKind,
+};
+use crate::token::{Keyword, Token};
+use chumsky::prelude::*;
+
+const ITEM_START: [Keyword; 9] = [
+    Keyword::Use,
+    Keyword::Newtype,
+    Keyword::Record,
+    Keyword::Enum,
+    Keyword::Refusal,
+    Keyword::Fact,
+    Keyword::Fn,
+    Keyword::Witness,
+    Keyword::Frontier,
+];
+
+fn braces<'t, I: TokenInput<'t> + 't, O: 't>(
+    inner: impl Parser<'t, I, O, Extra<'t>> + Clone + 't,
+    fallback: impl Fn() -> O + Clone + 't,
+) -> impl Parser<'t, I, O, Extra<'t>> + Clone {
+    inner.delimited_by(punct("{"), punct("}")).recover_with(via_parser(nested_delimiters(
+        Token::Punct("{"),
+        Token::Punct("}"),
+        [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
+        move |_| fallback(),
+    )))
+}
+
+fn field_decls<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<'t>> + Clone {
+    let attr = punct("@")
+        .ignore_then(ident())
+        .then(plain_text().delimited_by(punct("("), punct(")")))
+        .validate(|(name, key), e, emitter| {
+            if name.name != "json" {
+                emitter.emit(Rich::custom(e.span(), format!("unknown attribute `@{}`; the only attribute is `@json(\"key\")`", name.name)));
+            }
+            key
+        });
+    let field = attr
+        .or_not()
+        .then(ident())
+        .then_ignore(punct(":"))
+        .then(type_expr())
+        .map(|((json_key, name), ty)| Some(FieldDecl { name, ty, json_key }));
+    field
+        .or(punct("..").to(None))
+        .separated_by(punct(","))
+        .allow_trailing()
+        .collect::<Vec<_>>()
+        .map(|fs| {
+            let open = fs.iter().any(Option::is_none);
+            (fs.into_iter().flatten().collect(), open)
+        })
+}
+
+/// One item, which must span the whole input it is given.
+pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Extra<'t>> {
+    let (full, cond) = expressions::<I>();
+
+    let use_ = kw(Keyword::Use)
+        .ignore_then(ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>())
+        .then(
+            punct(".")
+                .ignore_then(ident().separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().delimited_by(punct("{"), punct("}")))
+                .or_not(),
+        )
+        .map(|(path, selection)| ItemKind::Use(UseDecl { path, selection }));
+
+    let newtype = kw(Keyword::Newtype)
+        .ignore_then(ident())
+        .then_ignore(punct("="))
+        .then(type_expr())
+        .map(|(name, underlying)| ItemKind::Newtype { name, underlying });
+
+    let record = kw(Keyword::Record)
+        .ignore_then(ident())
+        .then(braces(field_decls(), || (Vec::new(), true)))
+        .map(|(name, (fields, open))| ItemKind::Record(RecordDecl { name, fields, open }));
+
+    let variant = ident()
+        .then(field_decls().delimited_by(punct("{"), punct("}")).or_not())
+        .map(|(name, fields)| VariantDecl { name, fields: fields.map(|(f, _)| f) });
+    let enum_ = kw(Keyword::Enum)
+        .ignore_then(ident())
+        .then(braces(variant.separated_by(punct(",")).allow_trailing().collect::<Vec<_>>(), Vec::new))
+        .map(|(name, variants)| ItemKind::Enum { name, variants });
+
+    let refusal = kw(Keyword::Refusal)
+        .ignore_then(ident())
+        .then(plain_text().labelled("summary text"))
+        .map(|(name, summary)| ItemKind::Refusal { name, summary });
+
+    let fact = kw(Keyword::Fact)
+        .ignore_then(ident())
+        .then_ignore(punct(":"))
+        .then(type_expr())
+        .then_ignore(punct("="))
+        .then(full.clone())
+        .map(|((name, ty), init)| ItemKind::Fact { name, ty, init });
+
+    let param = ident().then_ignore(punct(":")).then(type_expr()).map(|(name, ty)| Param { name, ty });
+    let fn_ = kw(Keyword::Fn)
+        .ignore_then(ident())
+        .then(param.separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().delimited_by(punct("("), punct(")")))
+        .then_ignore(punct("->"))
+        .then(type_expr())
+        .then(block(full.clone(), cond.clone()))
+        .map(|(((name, params), ret), body)| ItemKind::Fn(FnDecl { name, params, ret, body }));
+
+    let w_let = kw(Keyword::Let)
+        .ignore_then(ident())
+        .then(punct(":").ignore_then(type_expr()).or_not())
+        .then_ignore(punct("="))
+        .then(full.clone())
+        .map(|((name, ty), value)| WitnessStmtKind::Let { name, ty, value });
+    let w_holds = kw(Keyword::Holds).ignore_then(full.clone()).map(WitnessStmtKind::Holds);
+    let w_refuses = kw(Keyword::Refuses)
+        .ignore_then(full.clone())
+        .then_ignore(kw(Keyword::With))
+        .then(ident().labelled("refusal code"))
+        .map(|(expr, code)| WitnessStmtKind::Refuses { expr, code });
+    let w_stmt = choice((w_let, w_holds, w_refuses))
+        .map_with(|kind, e| WitnessStmt { kind, span: e.span().into() })
+        .then_ignore(punct(";").or_not());
+    let witness = kw(Keyword::Witness)
+        .ignore_then(ident())
+        .then(braces(w_stmt.repeated().collect::<Vec<_>>(), Vec::new))
+        .map(|(name, stmts)| ItemKind::Witness { name, stmts });
+
+    let frontier = kw(Keyword::Frontier)
+        .ignore_then(ident())
+        .then(braces(
+            text_literal(full.clone())
+                .then(kw(Keyword::Dissolves).ignore_then(kw(Keyword::When)).ignore_then(cond.clone()).or_not())
+                .map(Some),
+            || None,
+        ))
+        .map(|(name, body)| match body {
+            Some((text, condition)) => ItemKind::Frontier { name, text, condition },
+            None => ItemKind::Error,
+        });
+
+    choice((use_, newtype, record, enum_, refusal, fact, fn_, witness, frontier))
+        .map_with(|kind, e| Item { kind, span: SimpleSpan::from(e.span()).into(), docs: Vec::new() })
+        .labelled("item")
+        .then_ignore(end())
+}
+
+/// Whether a token starts an item. These keywords never occur inside an
+/// expression, so the token stream can be cut into items at them before
+/// parsing: a broken item then cannot swallow the items after it.
+pub(crate) fn starts_item(t: &Token) -> bool {
+    matches!(t, Token::Kw(k) if ITEM_START.contains(k))
+}

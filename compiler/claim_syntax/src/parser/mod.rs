@@ -1,0 +1,163 @@
+//! The parser (chumsky 0.13) over the lexer's tokens. One call reports every
+//! syntax error it can recover from; recovered regions become `Error` nodes
+//! that later phases skip silently.
+
+mod exprs;
+mod items;
+mod patterns;
+mod types;
+
+use crate::ast::{Item, ItemKind, Module};
+use crate::error::SyntaxError;
+use crate::lexer::lex;
+use crate::span::Span;
+use crate::token::Token;
+use chumsky::input::ValueInput;
+use chumsky::prelude::*;
+
+pub(crate) type Extra<'t> = extra::Err<Rich<'t, Token, SimpleSpan>>;
+
+/// Any token input the parsers accept.
+pub(crate) trait TokenInput<'t>: ValueInput<'t, Token = Token, Span = SimpleSpan> {}
+impl<'t, T: ValueInput<'t, Token = Token, Span = SimpleSpan>> TokenInput<'t> for T {}
+
+/// The result of parsing one file: the tree (with `Error` nodes where it
+/// recovered) and every lexical and syntax error, in source order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Parsed {
+    pub module: Module,
+    pub errors: Vec<SyntaxError>,
+}
+
+/// Lexes and parses one module.
+pub fn parse_module(src: &str) -> Parsed {
+    let lexed = lex(src);
+    let tokens: Vec<(Token, SimpleSpan)> =
+        lexed.tokens.iter().map(|(t, s)| (t.clone(), SimpleSpan::from(s.range()))).collect();
+    let mut errors = lexed.errors;
+    let mut errs = Vec::new();
+    let mut module = Module::default();
+    let parser = items::item();
+    for chunk in item_chunks(&tokens) {
+        let slice = &tokens[chunk.clone()];
+        let (Some(first), Some(last)) = (slice.first(), slice.last()) else { continue };
+        let span = Span::new(first.1.start, last.1.end);
+        if !items::starts_item(&first.0) {
+            errors.push(
+                SyntaxError::new("E0011", span, format!("unexpected {} at the top level", describe(&first.0)), "expected an item")
+                    .with_help("a file is a sequence of items: `use`, `newtype`, `record`, `enum`, `refusal`, `fact`, `fn`, `witness`, `frontier`"),
+            );
+            continue;
+        }
+        let next_start = tokens.get(chunk.end).map(|t| t.1.start).unwrap_or(src.len());
+        let eoi = SimpleSpan::from(last.1.end..next_start.max(last.1.end));
+        let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
+        errs.extend(e.into_iter().map(|e| e.into_owned()));
+        module.items.push(item.unwrap_or(Item { kind: ItemKind::Error, span, docs: Vec::new() }));
+    }
+    // A lexical error already reported becomes `Token::Error`; the parse
+    // errors it causes would only repeat it.
+    let lexed_at: Vec<Span> = errors.iter().map(|e| e.span).collect();
+    for e in errs {
+        let span = Span::from(*e.span());
+        if matches!(e.found(), Some(Token::Error)) || lexed_at.iter().any(|s| s.start == span.start) {
+            continue;
+        }
+        errors.push(syntax_error(&e));
+    }
+    errors.sort_by_key(|e| (e.span.start, e.span.end));
+    attach_docs(&mut module.items, &lexed.docs);
+    Parsed { module, errors }
+}
+
+fn syntax_error(e: &Rich<'_, Token, SimpleSpan>) -> SyntaxError {
+    let span = Span::from(*e.span());
+    let found = match e.found() {
+        Some(t) => describe(t),
+        None => "end of file".to_string(),
+    };
+    let mut expected: Vec<String> = e
+        .expected()
+        .map(|p| match p {
+            chumsky::error::RichPattern::Token(t) => describe(t),
+            chumsky::error::RichPattern::Label(l) => l.to_string(),
+            chumsky::error::RichPattern::EndOfInput => "end of file".to_string(),
+            other => other.to_string(),
+        })
+        .collect();
+    expected.sort();
+    expected.dedup();
+    let label = if expected.is_empty() {
+        "unexpected here".to_string()
+    } else if expected.len() <= 6 {
+        format!("expected {}", or_list(&expected))
+    } else {
+        format!("expected one of {} things here", expected.len())
+    };
+    let mut err = SyntaxError::new("E0010", span, format!("unexpected {found}"), label);
+    if let Some((ctx, ctx_span)) = e.contexts().next() {
+        let what = match ctx {
+            chumsky::error::RichPattern::Label(l) => l.to_string(),
+            other => other.to_string(),
+        };
+        err.context = Some((Span::from(*ctx_span), format!("while parsing this {what}")));
+    }
+    err
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// A token as a diagnostic names it.
+pub(crate) fn describe(t: &Token) -> String {
+    match t {
+        Token::Ident(s) => format!("name `{s}`"),
+        Token::Kw(k) => format!("keyword `{}`", k.as_str()),
+        Token::Int(n) => format!("number `{n}`"),
+        Token::Duration(_) => "duration literal".to_string(),
+        Token::Digest(k, _) => format!("{} digest literal", k.prefix()),
+        Token::StrStart | Token::StrChunk(_) | Token::StrEnd => "text literal".to_string(),
+        Token::InterpOpen => "`{` of an interpolation".to_string(),
+        Token::InterpClose => "`}` of an interpolation".to_string(),
+        Token::Punct(p) => format!("`{p}`"),
+        Token::Error => "invalid token".to_string(),
+    }
+}
+
+/// Cuts the token stream before every item keyword; a leading run of
+/// tokens that starts no item is a chunk of its own (reported as junk).
+fn item_chunks(tokens: &[(Token, SimpleSpan)]) -> Vec<std::ops::Range<usize>> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    for (i, (t, _)) in tokens.iter().enumerate() {
+        if i > start && items::starts_item(t) {
+            chunks.push(start..i);
+            start = i;
+        }
+    }
+    if start < tokens.len() {
+        chunks.push(start..tokens.len());
+    }
+    chunks
+}
+
+/// Attaches each item's `///` lines: the doc comments after the previous
+/// item and before this one.
+fn attach_docs(items: &mut [Item], docs: &[(Span, String)]) {
+    let mut prev_end = 0u32;
+    let mut next = 0usize;
+    for item in items.iter_mut() {
+        while next < docs.len() && docs[next].0.start < item.span.start {
+            if docs[next].0.start >= prev_end {
+                item.docs.push(docs[next].1.clone());
+            }
+            next += 1;
+        }
+        prev_end = item.span.end;
+    }
+}

@@ -1,0 +1,171 @@
+//! The tokens of Claim (§1). Most are recognised by logos; text literals,
+//! whose interpolations nest, are driven by hand in `lexer.rs` and arrive
+//! here as `StrStart`, `StrChunk`, `InterpOpen`, …, `InterpClose`, `StrEnd`.
+
+use logos::Logos;
+use std::fmt;
+
+/// Which digest family a literal belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DigestKind {
+    Sha256,
+    Sha1,
+}
+
+impl DigestKind {
+    pub fn hex_len(self) -> usize {
+        match self {
+            DigestKind::Sha256 => 64,
+            DigestKind::Sha1 => 40,
+        }
+    }
+    pub fn prefix(self) -> &'static str {
+        match self {
+            DigestKind::Sha256 => "sha256",
+            DigestKind::Sha1 => "sha1",
+        }
+    }
+}
+
+/// Raw tokens as logos sees them. `Number` covers Int and Duration
+/// literals (a digit run with an optional unit suffix), validated later so
+/// that a bad unit or an out-of-range value gets a precise diagnostic.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[logos(skip r"[ \t\r\n\f]+")]
+pub enum RawToken {
+    #[regex(r"//[^\n]*", priority = 3, allow_greedy = true)]
+    Comment,
+    #[regex(r"///[^\n]*", priority = 4, allow_greedy = true)]
+    DocComment,
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Ident,
+    #[regex(r"[0-9][0-9_]*([A-Za-z_][A-Za-z0-9_]*)?")]
+    Number,
+    #[regex(r"sha256:[A-Za-z0-9]+")]
+    Sha256Lit,
+    #[regex(r"sha1:[A-Za-z0-9]+")]
+    Sha1Lit,
+    #[token("\"")]
+    Quote,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token(",")]
+    Comma,
+    #[token(";")]
+    Semi,
+    #[token(":")]
+    Colon,
+    #[token(".")]
+    Dot,
+    #[token("..")]
+    DotDot,
+    #[token("=")]
+    Assign,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    NotEq,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("+")]
+    Plus,
+    #[token("++")]
+    PlusPlus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+    #[token("/")]
+    Slash,
+    #[token("=>")]
+    FatArrow,
+    #[token("->")]
+    Arrow,
+    #[token("@")]
+    At,
+}
+
+/// The tokens the parser consumes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Token {
+    Ident(String),
+    Kw(Keyword),
+    Int(i64),
+    /// A Duration literal, in milliseconds.
+    Duration(i64),
+    /// A well-formed digest literal: its kind and lowercase hex.
+    Digest(DigestKind, String),
+    StrStart,
+    StrChunk(String),
+    InterpOpen,
+    InterpClose,
+    StrEnd,
+    Punct(&'static str),
+    /// Something the lexer could not read; its error is already reported.
+    Error,
+}
+
+/// Reserved words (§1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Keyword {
+    Use, Newtype, Record, Enum, Refusal, Fact, Fn, Let, Require, Else, Refuse, If, Then, Match,
+    Witness, Holds, Refuses, With, Frontier, Dissolves, When, For, In, And, Or, Not, Is, True,
+    False, None, Some,
+}
+
+impl Keyword {
+    pub const ALL: [(&'static str, Keyword); 31] = [
+        ("use", Keyword::Use), ("newtype", Keyword::Newtype), ("record", Keyword::Record),
+        ("enum", Keyword::Enum), ("refusal", Keyword::Refusal), ("fact", Keyword::Fact),
+        ("fn", Keyword::Fn), ("let", Keyword::Let), ("require", Keyword::Require),
+        ("else", Keyword::Else), ("refuse", Keyword::Refuse), ("if", Keyword::If),
+        ("then", Keyword::Then), ("match", Keyword::Match), ("witness", Keyword::Witness),
+        ("holds", Keyword::Holds), ("refuses", Keyword::Refuses), ("with", Keyword::With),
+        ("frontier", Keyword::Frontier), ("dissolves", Keyword::Dissolves), ("when", Keyword::When),
+        ("for", Keyword::For), ("in", Keyword::In), ("and", Keyword::And), ("or", Keyword::Or),
+        ("not", Keyword::Not), ("is", Keyword::Is), ("true", Keyword::True),
+        ("false", Keyword::False), ("None", Keyword::None), ("Some", Keyword::Some),
+    ];
+
+    pub fn from_str(s: &str) -> Option<Keyword> {
+        Keyword::ALL.iter().find(|(k, _)| *k == s).map(|(_, kw)| *kw)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        Keyword::ALL.iter().find(|(_, kw)| *kw == self).map(|(k, _)| *k).unwrap_or("?")
+    }
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Ident(s) => write!(f, "{s}"),
+            Token::Kw(k) => write!(f, "{}", k.as_str()),
+            Token::Int(n) => write!(f, "{n}"),
+            Token::Duration(ms) => write!(f, "{ms}ms"),
+            Token::Digest(k, hex) => write!(f, "{}:{hex}", k.prefix()),
+            Token::StrStart | Token::StrEnd => write!(f, "\""),
+            Token::StrChunk(_) => write!(f, "text"),
+            Token::InterpOpen => write!(f, "{{"),
+            Token::InterpClose => write!(f, "}}"),
+            Token::Punct(p) => write!(f, "{p}"),
+            Token::Error => write!(f, "invalid token"),
+        }
+    }
+}
