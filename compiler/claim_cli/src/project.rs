@@ -123,6 +123,7 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
     let mut modules: BTreeMap<String, SourceFile> = BTreeMap::new();
     let mut dirs = HashMap::new();
     let mut errors = Vec::new();
+    let mut unreadable = BTreeMap::new();
     let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
     let mut queue: Vec<(String, Option<PathBuf>)> = project.entries.iter().map(|e| (module_name(&project.root, e), Some(e.clone()))).collect();
     queue.reverse();
@@ -136,8 +137,12 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
             (src.to_string(), fid)
         } else {
             let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
-            if !path.is_file() {
+            if !path.exists() {
                 // Reported at the `use` by the checker, which knows where it is.
+                continue;
+            }
+            if !path.is_file() {
+                unreadable.insert(module, format!("`{}` is not a file", display_name(&path)));
                 continue;
             }
             match std::fs::read(&path) {
@@ -161,7 +166,7 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
                     }
                 },
                 Err(e) => {
-                    errors.push(Diagnostic::error("E0106", format!("cannot read module `{module}` at `{}`: {e}", display_name(&path))));
+                    unreadable.insert(module, format!("`{}`: {e}", display_name(&path)));
                     continue;
                 }
             }
@@ -174,6 +179,6 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
         }
         modules.insert(module, file);
     }
-    let program = Program::new(db, modules, entries.clone());
+    let program = Program::new(db, modules, entries.clone(), unreadable);
     Loaded { program, entries, dirs, errors }
 }

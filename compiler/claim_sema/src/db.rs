@@ -32,6 +32,10 @@ pub struct Program {
     pub modules: BTreeMap<String, SourceFile>,
     #[returns(ref)]
     pub entries: Vec<String>,
+    /// Modules whose file exists but could not be read, with the reason;
+    /// reported at the `use` that names them.
+    #[returns(ref)]
+    pub unreadable: BTreeMap<String, String>,
 }
 
 #[salsa::db]

@@ -45,6 +45,12 @@ impl Scope {
             let ItemKind::Use(u) = &item.kind else { continue };
             let path = u.dotted();
             let path_span = u.path_span();
+            if let Some(reason) = program.unreadable(db).get(&path) {
+                scope.diagnostics.push(
+                    Diagnostic::error("E0106", format!("module `{path}` cannot be read: {reason}")).at(fid, path_span, "names a file that cannot be read"),
+                );
+                continue;
+            }
             let Some(target) = modules.get(&path) else {
                 let mut d = Diagnostic::error("E0101", format!("module `{path}` not found"))
                     .at(fid, path_span, "no such module");

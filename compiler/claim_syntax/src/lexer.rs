@@ -54,6 +54,15 @@ impl<'s> Lexer<'s> {
                 let slice = raw.slice();
                 let tok = match res {
                     Err(()) => {
+                        // A run of unreadable characters is one error.
+                        if let (Some(last), Some((Token::Error, prev))) = (self.out.errors.last_mut(), self.out.tokens.last_mut()) {
+                            if last.code == "E0002" && last.span.end as usize == start && prev.end as usize == start {
+                                last.span.end = end as u32;
+                                prev.end = end as u32;
+                                last.message = format!("unexpected characters `{}`", &self.src[last.span.start as usize..end].escape_default());
+                                continue;
+                            }
+                        }
                         let ch = slice.chars().next().unwrap_or('?');
                         self.error(SyntaxError::new(
                             "E0002",

@@ -444,6 +444,7 @@ impl<'a> Checker<'a> {
     fn list(&mut self, span: Span, elems: &[ast::Expr], expected: Option<&Ty>) -> hir::Expr {
         let mut elem_ty = match expected {
             Some(Ty::List(t)) => Some((**t).clone()),
+            Some(t) if t.is_lenient() => Some(Ty::Error),
             _ => None,
         };
         if elem_ty.is_none() {

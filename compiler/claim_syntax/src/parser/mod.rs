@@ -91,10 +91,20 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>) -> SyntaxError {
         "unexpected here".to_string()
     } else if expected.len() <= 6 {
         format!("expected {}", or_list(&expected))
+    } else if ["name", "`(`", "`[`"].iter().all(|w| expected.iter().any(|e| e == w)) {
+        "expected an expression".to_string()
+    } else if ["`==`", "`+`", "`.`"].iter().all(|w| expected.iter().any(|e| e == w)) {
+        "expected an operator, or the end of the expression".to_string()
+    } else if let Some(what) = ["expression", "pattern", "type", "item", "name"].iter().find(|w| expected.iter().any(|e| e == *w)) {
+        // A long list of tokens reads worse than the one thing they start.
+        format!("expected {} {what}", if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" })
     } else {
-        format!("expected one of {} things here", expected.len())
+        format!("expected one of {}", or_list(&expected))
     };
     let mut err = SyntaxError::new("E0010", span, format!("unexpected {found}"), label);
+    if e.found() == Some(&Token::Punct("=")) && expected.iter().any(|x| x == "`==`") {
+        err = err.with_help("to compare, write `==`");
+    }
     if let Some((ctx, ctx_span)) = e.contexts().next() {
         let what = match ctx {
             chumsky::error::RichPattern::Label(l) => l.to_string(),
