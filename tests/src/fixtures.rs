@@ -149,7 +149,10 @@ fn every_emitted_code_is_explained() {
         for e in std::fs::read_dir(&dir).expect("dir").filter_map(Result::ok) {
             let p = e.path();
             if p.is_dir() {
-                stack.push(p);
+                // Test code names unknown codes on purpose; only sources count.
+                if !p.ends_with("tests") {
+                    stack.push(p);
+                }
             } else if p.extension().is_some_and(|x| x == "rs") {
                 let text = std::fs::read_to_string(&p).expect("source");
                 for (i, _) in text.match_indices('"') {

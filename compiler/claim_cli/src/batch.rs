@@ -163,7 +163,16 @@ fn report(reports: &[WitnessReport], frontiers: &[FrontierReport], sources: &Sou
         }
         for t in &r.trace {
             let (line, _) = sources.line_col(t.loc.file, t.loc.span.start);
-            let _ = writeln!(out, "  {}{}    [{}:{line}]", "  ".repeat(t.depth), t.text, sources.name(t.loc.file));
+            let text = match t.text.strip_prefix("require ") {
+                // Show the condition as written: `require n < 100 failed (…)`.
+                Some(rest) => {
+                    let src = sources.text(t.loc.file).get(t.loc.span.range()).unwrap_or("");
+                    let cond = src.trim_start_matches("require").split(" else").next().unwrap_or("").trim();
+                    format!("require {cond} {rest}")
+                }
+                None => t.text.clone(),
+            };
+            let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
         }
     }
     let open: Vec<&FrontierReport> = frontiers.iter().filter(|f| f.dissolved.is_none()).collect();

@@ -1,0 +1,163 @@
+//! The real binaries, run as CI runs them: exit codes, what is printed, and
+//! that nothing that failed to compile, load or evaluate is ever a PASS.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn run(bin: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = Command::new(bin);
+    cmd.args(args).current_dir(repo()).env("NO_COLOR", "1").env_remove("CLAIM_INTERNAL_PANIC");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run binary");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn batch(args: &[&str]) -> (i32, String, String) {
+    run(env!("CARGO_BIN_EXE_claim_batch"), args, &[])
+}
+
+fn claimc(args: &[&str]) -> (i32, String, String) {
+    run(env!("CARGO_BIN_EXE_claimc"), args, &[])
+}
+
+fn last_line(s: &str) -> &str {
+    s.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("")
+}
+
+fn no_pass(out: &str, err: &str) {
+    assert!(!out.lines().chain(err.lines()).any(|l| l.starts_with("PASS")), "a PASS line was printed:\n{out}{err}");
+}
+
+const FAILURES: &str = "tests/fixtures/diagnostics/witness_failures.claim";
+
+#[test]
+fn the_examples_pass() {
+    let (code, out, err) = batch(&["--entry", "examples"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(last_line(&out).ends_with(" PASS") && !last_line(&out).contains("FAIL"), "{out}");
+    assert!(out.contains("open frontiers:"), "{out}");
+}
+
+#[test]
+fn failures_exit_1_and_count() {
+    let (code, out, _) = batch(&["--entry", FAILURES]);
+    assert_eq!(code, 1);
+    assert_eq!(last_line(&out), "1/5 PASS, 4 FAIL, 1 DISSOLVED");
+    assert!(out.contains("FAIL holds_false") && out.contains("PASS passes"));
+    assert!(!out.contains('\u{1b}'), "colour with NO_COLOR set");
+}
+
+#[test]
+fn compile_errors_exit_2_without_pass() {
+    let (code, out, err) = batch(&["--entry", "tests/fixtures/check/mismatches.claim"]);
+    assert_eq!(code, 2);
+    no_pass(&out, &err);
+    assert!(err.contains("[E0203]") && err.contains("no witness was run"), "{err}");
+}
+
+#[test]
+fn fact_and_json_errors_exit_2_without_pass() {
+    for entry in ["tests/fixtures/diagnostics/fact_refuses.claim", "tests/fixtures/diagnostics/json_decode/main.claim", "tests/fixtures/diagnostics/path_errors.claim"] {
+        let (code, out, err) = batch(&["--entry", entry]);
+        assert_eq!(code, 2, "{entry}: {out}{err}");
+        no_pass(&out, &err);
+    }
+}
+
+#[test]
+fn invalid_utf8_exits_2() {
+    let (code, out, err) = batch(&["--entry", "tests/fixtures/diagnostics/invalid_utf8.claim"]);
+    assert_eq!(code, 2);
+    no_pass(&out, &err);
+    assert!(err.contains("[E0001]") && err.contains("offset"), "{err}");
+}
+
+#[test]
+fn a_missing_entry_is_a_usage_error() {
+    let (code, out, err) = batch(&["--entry", "no/such/place.claim"]);
+    assert_eq!(code, 2);
+    no_pass(&out, &err);
+    assert!(err.contains("E0901") && err.contains("no/such/place.claim"), "{err}");
+    let (code, _, _) = batch(&[]);
+    assert_eq!(code, 2, "no --entry is misuse");
+}
+
+#[test]
+fn a_panic_exits_101_and_never_passes() {
+    let (code, out, err) = run(env!("CARGO_BIN_EXE_claim_batch"), &["--entry", "examples"], &[("CLAIM_INTERNAL_PANIC", "1")]);
+    assert_eq!(code, 101);
+    no_pass(&out, &err);
+    assert!(err.contains("E0999") && err.contains("internal compiler error"), "{err}");
+}
+
+#[test]
+fn the_load_limit_is_enforced() {
+    let (code, out, err) = batch(&["--entry", "examples", "--max-load-bytes", "10"]);
+    assert_eq!(code, 2);
+    no_pass(&out, &err);
+    assert!(err.contains("[E0307]"), "{err}");
+}
+
+#[test]
+fn filter_runs_only_matching_witnesses() {
+    let (code, out, _) = batch(&["--entry", FAILURES, "--filter", "passes"]);
+    assert_eq!(code, 1, "the dissolved frontier still fails the run");
+    assert!(out.contains("PASS passes") && !out.contains("holds_false"));
+    assert_eq!(last_line(&out), "1/1 PASS, 1 DISSOLVED");
+}
+
+#[test]
+fn explain_traces_requires_with_their_values() {
+    let (_, out, _) = batch(&["--entry", FAILURES, "--explain"]);
+    assert!(out.contains("explain unexpected_refusal (failed):"), "{out}");
+    assert!(out.contains("require n < 100 failed (left: 150, right: 100)"), "{out}");
+    assert!(!out.contains("explain passes"), "passing witnesses only with --explain=all");
+    let (_, out, _) = batch(&["--entry", FAILURES, "--explain=all"]);
+    assert!(out.contains("explain passes (passed):"), "{out}");
+}
+
+#[test]
+fn parallel_output_equals_serial_output() {
+    for entry in ["examples", FAILURES] {
+        let one = batch(&["--entry", entry, "--jobs", "1"]);
+        let four = batch(&["--entry", entry, "--jobs", "4"]);
+        assert_eq!(one, four, "{entry}");
+    }
+}
+
+#[test]
+fn claimc_explains_every_code() {
+    for (code, title, _) in claim_diagnostics::codes::CODES {
+        let (status, out, _) = claimc(&["explain", code]);
+        assert_eq!(status, 0, "{code}");
+        assert!(out.contains(title), "{code}");
+    }
+    let (status, _, err) = claimc(&["explain", "E9999"]);
+    assert_eq!(status, 2);
+    assert!(err.contains("not a Claim diagnostic code"));
+}
+
+#[test]
+fn claimc_check_compiles_without_running() {
+    let (code, _, err) = claimc(&["check", "tests/fixtures/check/clean.claim"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("0 errors"), "{err}");
+    let (code, out, err) = claimc(&["check", "tests/fixtures/check/records.claim"]);
+    assert_eq!(code, 2);
+    no_pass(&out, &err);
+    assert!(err.contains("[E0204]") && err.contains("[E0205]") && err.contains("[E0206]"), "{err}");
+}
+
+#[test]
+fn warnings_do_not_fail_a_run() {
+    let (code, out, err) = batch(&["--entry", "tests/fixtures/check/naming.claim"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("[W0001]"), "{err}");
+    assert_eq!(last_line(&out), "1/1 PASS");
+}
