@@ -11,7 +11,12 @@ pub fn fixtures() -> PathBuf {
 /// Every `.claim` file directly in a fixture folder, sorted.
 pub fn claim_files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "claim")).collect())
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "claim"))
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
@@ -35,7 +40,17 @@ pub fn batch(entry: &Path) -> String {
 /// Parses a source text; returns the syntax errors as `(line, code)`.
 pub fn syntax_errors(src: &str) -> Vec<(usize, &'static str, String)> {
     let parsed = claim_syntax::parse_module(src);
-    parsed.errors.iter().map(|e| (line_of(src, e.span.start as usize), e.code, e.message.clone())).collect()
+    parsed
+        .errors
+        .iter()
+        .map(|e| {
+            (
+                line_of(src, e.span.start as usize),
+                e.code,
+                e.message.clone(),
+            )
+        })
+        .collect()
 }
 
 pub fn line_of(src: &str, offset: usize) -> usize {

@@ -32,7 +32,10 @@ fn blob_of_file(path: &Path, len: u64) -> std::io::Result<[u8; 20]> {
         h.update(&buf[..n]);
     }
     if seen != len {
-        return Err(std::io::Error::other(format!("`{}` changed while it was hashed", path.display())));
+        return Err(std::io::Error::other(format!(
+            "`{}` changed while it was hashed",
+            path.display()
+        )));
     }
     let mut out = [0u8; 20];
     out.copy_from_slice(&h.finalize()[..]);
@@ -77,13 +80,22 @@ fn tree(dir: &Path) -> std::io::Result<Option<[u8; 20]>> {
         let bytes = name_bytes(&name);
         if ft.is_symlink() {
             let target = std::fs::read_link(&path)?;
-            entries.push((bytes, false, "120000", object_id("blob", &name_bytes(target.as_os_str()))));
+            entries.push((
+                bytes,
+                false,
+                "120000",
+                object_id("blob", &name_bytes(target.as_os_str())),
+            ));
         } else if ft.is_dir() {
             if let Some(id) = tree(&path)? {
                 entries.push((bytes, true, "40000", id));
             }
         } else if ft.is_file() {
-            let mode = if is_executable(&meta) { "100755" } else { "100644" };
+            let mode = if is_executable(&meta) {
+                "100755"
+            } else {
+                "100644"
+            };
             entries.push((bytes, false, mode, blob_of_file(&path, meta.len())?));
         }
     }

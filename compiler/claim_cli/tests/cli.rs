@@ -10,12 +10,19 @@ fn repo() -> PathBuf {
 
 fn run(bin: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let mut cmd = Command::new(bin);
-    cmd.args(args).current_dir(repo()).env("NO_COLOR", "1").env_remove("CLAIM_INTERNAL_PANIC");
+    cmd.args(args)
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .env_remove("CLAIM_INTERNAL_PANIC");
     for (k, v) in env {
         cmd.env(k, v);
     }
     let out = cmd.output().expect("run binary");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn batch(args: &[&str]) -> (i32, String, String) {
@@ -31,7 +38,12 @@ fn last_line(s: &str) -> &str {
 }
 
 fn no_pass(out: &str, err: &str) {
-    assert!(!out.lines().chain(err.lines()).any(|l| l.starts_with("PASS")), "a PASS line was printed:\n{out}{err}");
+    assert!(
+        !out.lines()
+            .chain(err.lines())
+            .any(|l| l.starts_with("PASS")),
+        "a PASS line was printed:\n{out}{err}"
+    );
 }
 
 const FAILURES: &str = "tests/fixtures/diagnostics/witness_failures.claim";
@@ -40,7 +52,10 @@ const FAILURES: &str = "tests/fixtures/diagnostics/witness_failures.claim";
 fn the_examples_pass() {
     let (code, out, err) = batch(&["--entry", "examples"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(last_line(&out).ends_with(" PASS") && !last_line(&out).contains("FAIL"), "{out}");
+    assert!(
+        last_line(&out).ends_with(" PASS") && !last_line(&out).contains("FAIL"),
+        "{out}"
+    );
     assert!(out.contains("open frontiers:"), "{out}");
 }
 
@@ -58,12 +73,19 @@ fn compile_errors_exit_2_without_pass() {
     let (code, out, err) = batch(&["--entry", "tests/fixtures/check/mismatches.claim"]);
     assert_eq!(code, 2);
     no_pass(&out, &err);
-    assert!(err.contains("[E0203]") && err.contains("no witness was run"), "{err}");
+    assert!(
+        err.contains("[E0203]") && err.contains("no witness was run"),
+        "{err}"
+    );
 }
 
 #[test]
 fn fact_and_json_errors_exit_2_without_pass() {
-    for entry in ["tests/fixtures/diagnostics/fact_refuses.claim", "tests/fixtures/diagnostics/json_decode/main.claim", "tests/fixtures/diagnostics/path_errors.claim"] {
+    for entry in [
+        "tests/fixtures/diagnostics/fact_refuses.claim",
+        "tests/fixtures/diagnostics/json_decode/main.claim",
+        "tests/fixtures/diagnostics/path_errors.claim",
+    ] {
         let (code, out, err) = batch(&["--entry", entry]);
         assert_eq!(code, 2, "{entry}: {out}{err}");
         no_pass(&out, &err);
@@ -83,17 +105,27 @@ fn a_missing_entry_is_a_usage_error() {
     let (code, out, err) = batch(&["--entry", "no/such/place.claim"]);
     assert_eq!(code, 2);
     no_pass(&out, &err);
-    assert!(err.contains("E0901") && err.contains("no/such/place.claim"), "{err}");
+    assert!(
+        err.contains("E0901") && err.contains("no/such/place.claim"),
+        "{err}"
+    );
     let (code, _, _) = batch(&[]);
     assert_eq!(code, 2, "no --entry is misuse");
 }
 
 #[test]
 fn a_panic_exits_101_and_never_passes() {
-    let (code, out, err) = run(env!("CARGO_BIN_EXE_claim_batch"), &["--entry", "examples"], &[("CLAIM_INTERNAL_PANIC", "1")]);
+    let (code, out, err) = run(
+        env!("CARGO_BIN_EXE_claim_batch"),
+        &["--entry", "examples"],
+        &[("CLAIM_INTERNAL_PANIC", "1")],
+    );
     assert_eq!(code, 101);
     no_pass(&out, &err);
-    assert!(err.contains("E0999") && err.contains("internal compiler error"), "{err}");
+    assert!(
+        err.contains("E0999") && err.contains("internal compiler error"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -115,9 +147,18 @@ fn filter_runs_only_matching_witnesses() {
 #[test]
 fn explain_traces_requires_with_their_values() {
     let (_, out, _) = batch(&["--entry", FAILURES, "--explain"]);
-    assert!(out.contains("explain unexpected_refusal (failed):"), "{out}");
-    assert!(out.contains("require n < 100 failed (left: 150, right: 100)"), "{out}");
-    assert!(!out.contains("explain passes"), "passing witnesses only with --explain=all");
+    assert!(
+        out.contains("explain unexpected_refusal (failed):"),
+        "{out}"
+    );
+    assert!(
+        out.contains("require n < 100 failed (left: 150, right: 100)"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("explain passes"),
+        "passing witnesses only with --explain=all"
+    );
     let (_, out, _) = batch(&["--entry", FAILURES, "--explain=all"]);
     assert!(out.contains("explain passes (passed):"), "{out}");
 }
@@ -151,7 +192,10 @@ fn claimc_check_compiles_without_running() {
     let (code, out, err) = claimc(&["check", "tests/fixtures/check/records.claim"]);
     assert_eq!(code, 2);
     no_pass(&out, &err);
-    assert!(err.contains("[E0204]") && err.contains("[E0205]") && err.contains("[E0206]"), "{err}");
+    assert!(
+        err.contains("[E0204]") && err.contains("[E0205]") && err.contains("[E0206]"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -54,7 +54,11 @@ pub struct JsonSyntaxError {
 }
 
 pub fn parse(text: &str) -> Result<Json, JsonSyntaxError> {
-    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
+    let mut p = Parser {
+        s: text.as_bytes(),
+        text,
+        i: 0,
+    };
     p.ws();
     let v = p.value(0)?;
     p.ws();
@@ -73,7 +77,10 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn err(&self, message: &str) -> JsonSyntaxError {
         let end = (self.i + 1).min(self.s.len()).max(self.i);
-        JsonSyntaxError { span: Span::new(self.i, end), message: message.to_string() }
+        JsonSyntaxError {
+            span: Span::new(self.i, end),
+            message: message.to_string(),
+        }
     }
     fn ws(&mut self) {
         while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
@@ -104,7 +111,11 @@ impl Parser<'_> {
                         self.ws();
                         let kstart = self.i;
                         if self.s.get(self.i) != Some(&b'"') {
-                            return Err(self.err(if self.s.get(self.i) == Some(&b'}') { "trailing comma in object" } else { "expected a string key" }));
+                            return Err(self.err(if self.s.get(self.i) == Some(&b'}') {
+                                "trailing comma in object"
+                            } else {
+                                "expected a string key"
+                            }));
                         }
                         let key = self.string()?;
                         let kspan = Span::new(kstart, self.i);
@@ -166,7 +177,10 @@ impl Parser<'_> {
             Some(b'-' | b'0'..=b'9') => {
                 self.eat(b'-');
                 let digits = self.i;
-                while self.i < self.s.len() && (self.s[self.i].is_ascii_digit() || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'+' | b'-')) {
+                while self.i < self.s.len()
+                    && (self.s[self.i].is_ascii_digit()
+                        || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'+' | b'-'))
+                {
                     self.i += 1;
                 }
                 if self.i == digits {
@@ -176,20 +190,27 @@ impl Parser<'_> {
             }
             Some(_) => return Err(self.err("expected a JSON value")),
         };
-        Ok(Json { kind, span: Span::new(start, self.i) })
+        Ok(Json {
+            kind,
+            span: Span::new(start, self.i),
+        })
     }
     fn string(&mut self) -> Result<String, JsonSyntaxError> {
         self.i += 1;
         let mut out = String::new();
         loop {
-            let Some(&c) = self.s.get(self.i) else { return Err(self.err("unterminated string")) };
+            let Some(&c) = self.s.get(self.i) else {
+                return Err(self.err("unterminated string"));
+            };
             match c {
                 b'"' => {
                     self.i += 1;
                     return Ok(out);
                 }
                 b'\\' => {
-                    let Some(&e) = self.s.get(self.i + 1) else { return Err(self.err("unterminated string")) };
+                    let Some(&e) = self.s.get(self.i + 1) else {
+                        return Err(self.err("unterminated string"));
+                    };
                     self.i += 2;
                     match e {
                         b'"' => out.push('"'),
@@ -201,17 +222,30 @@ impl Parser<'_> {
                         b'r' => out.push('\r'),
                         b't' => out.push('\t'),
                         b'u' => {
-                            let hex = self.text.get(self.i..self.i + 4).ok_or_else(|| self.err("bad \\u escape"))?;
-                            let mut cp = u32::from_str_radix(hex, 16).map_err(|_| self.err("bad \\u escape"))?;
+                            let hex = self
+                                .text
+                                .get(self.i..self.i + 4)
+                                .ok_or_else(|| self.err("bad \\u escape"))?;
+                            let mut cp = u32::from_str_radix(hex, 16)
+                                .map_err(|_| self.err("bad \\u escape"))?;
                             self.i += 4;
-                            if (0xD800..0xDC00).contains(&cp) && self.s[self.i..].starts_with(b"\\u") {
-                                let lo = self.text.get(self.i + 2..self.i + 6).and_then(|h| u32::from_str_radix(h, 16).ok());
+                            if (0xD800..0xDC00).contains(&cp)
+                                && self.s[self.i..].starts_with(b"\\u")
+                            {
+                                let lo = self
+                                    .text
+                                    .get(self.i + 2..self.i + 6)
+                                    .and_then(|h| u32::from_str_radix(h, 16).ok());
                                 if let Some(lo) = lo.filter(|l| (0xDC00..0xE000).contains(l)) {
                                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                                     self.i += 6;
                                 }
                             }
-                            out.push(char::from_u32(cp).ok_or_else(|| self.err("escape is not a Unicode scalar value"))?);
+                            out.push(
+                                char::from_u32(cp).ok_or_else(|| {
+                                    self.err("escape is not a Unicode scalar value")
+                                })?,
+                            );
                         }
                         _ => {
                             self.i -= 1;
@@ -221,7 +255,10 @@ impl Parser<'_> {
                 }
                 c if c < 0x20 => return Err(self.err("control character in string")),
                 _ => {
-                    let ch = self.text[self.i..].chars().next().ok_or_else(|| self.err("bad text"))?;
+                    let ch = self.text[self.i..]
+                        .chars()
+                        .next()
+                        .ok_or_else(|| self.err("bad text"))?;
                     out.push(ch);
                     self.i += ch.len_utf8();
                 }
@@ -232,8 +269,19 @@ impl Parser<'_> {
 
 /// Decodes a parsed JSON document into `ty`. `call` is the `load` (for a
 /// secondary label); every error found is returned.
-pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
-    let mut d = Decoder { types, file, call, errors: Vec::new() };
+pub fn decode(
+    doc: &Json,
+    ty: &Ty,
+    types: &Types,
+    file: FileId,
+    call: Loc,
+) -> Result<Value, Vec<Diagnostic>> {
+    let mut d = Decoder {
+        types,
+        file,
+        call,
+        errors: Vec::new(),
+    };
     let v = d.value(doc, ty, &mut "$".to_string());
     match v {
         Some(v) if d.errors.is_empty() => Ok(v),
@@ -274,7 +322,11 @@ impl Decoder<'_> {
     }
 
     fn origin(&self, j: &Json, path: &str) -> Origin {
-        Origin::Json { file: self.file, span: j.span, path: path.to_string() }
+        Origin::Json {
+            file: self.file,
+            span: j.span,
+            path: path.to_string(),
+        }
     }
 
     fn value(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<Value> {
@@ -283,7 +335,12 @@ impl Decoder<'_> {
     }
 
     fn wrong(&mut self, j: &Json, ty: &Ty, path: &str) -> Option<V> {
-        self.fail(j.span, path, format!("expected `{ty}`, found {}", j.describe()), format!("expected `{ty}`"));
+        self.fail(
+            j.span,
+            path,
+            format!("expected `{ty}`, found {}", j.describe()),
+            format!("expected `{ty}`"),
+        );
         None
     }
 
@@ -293,8 +350,17 @@ impl Decoder<'_> {
             (Ty::Int, J::Number(n)) => match n.parse::<i64>() {
                 Ok(n) => Some(V::Int(n)),
                 Err(_) => {
-                    let what = if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
-                    self.fail(j.span, path, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
+                    let what = if n.contains(['.', 'e', 'E']) {
+                        "not a whole number"
+                    } else {
+                        "out of range for Int (i64)"
+                    };
+                    self.fail(
+                        j.span,
+                        path,
+                        format!("`{n}` is {what}"),
+                        format!("expected `Int`, {what}"),
+                    );
                     None
                 }
             },
@@ -302,13 +368,25 @@ impl Decoder<'_> {
             (Ty::Duration, J::Str(s)) => match parse_duration(s) {
                 Some(ms) => Some(V::Duration(ms)),
                 None => {
-                    self.fail(j.span, path, format!("`{s}` is not a Duration"), "expected a Duration such as \"3h\" or \"250ms\"".into());
+                    self.fail(
+                        j.span,
+                        path,
+                        format!("`{s}` is not a Duration"),
+                        "expected a Duration such as \"3h\" or \"250ms\"".into(),
+                    );
                     None
                 }
             },
             (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
-                let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
-                let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
+                let kind = if *ty == Ty::Sha256 {
+                    DigestKind::Sha256
+                } else {
+                    DigestKind::Sha1
+                };
+                let body = s
+                    .strip_prefix(kind.prefix())
+                    .and_then(|r| r.strip_prefix(':'))
+                    .unwrap_or(s);
                 match parse_hex(body, kind.hex_len() / 2) {
                     Some(bytes) => Some(V::Digest(kind, bytes.into())),
                     None => {
@@ -319,7 +397,12 @@ impl Decoder<'_> {
                         } else {
                             format!("has {} hex digits, expected {}", body.len(), kind.hex_len())
                         };
-                        self.fail(j.span, path, format!("malformed {} digest", kind.prefix()), format!("{why}"));
+                        self.fail(
+                            j.span,
+                            path,
+                            format!("malformed {} digest", kind.prefix()),
+                            why.to_string(),
+                        );
                         None
                     }
                 }
@@ -362,13 +445,19 @@ impl Decoder<'_> {
                 ok.then(|| V::Map(Arc::new(out)))
             }
             (Ty::Named(n), _) => {
-                let Some(info) = self.types.get(n) else { return self.wrong(j, ty, path) };
+                let Some(info) = self.types.get(n) else {
+                    return self.wrong(j, ty, path);
+                };
                 match &info.def {
                     TypeDef::Newtype(u) => self.kind(j, u, path),
                     TypeDef::Record { fields, open } => match &j.kind {
                         J::Object(obj) => {
                             let values = self.fields(j, obj, fields, *open, &n.name, path)?;
-                            Some(V::Record(Arc::new(RecordVal { name: n.name.clone(), names: claim_sema::ty::field_names(fields), fields: values })))
+                            Some(V::Record(Arc::new(RecordVal {
+                                name: n.name.clone(),
+                                names: claim_sema::ty::field_names(fields),
+                                fields: values,
+                            })))
                         }
                         _ => self.wrong(j, ty, path),
                     },
@@ -377,41 +466,82 @@ impl Decoder<'_> {
                             J::Str(s) => (s.as_str(), None),
                             J::Object(obj) if obj.len() == 1 => (obj[0].0.as_str(), Some(&obj[0])),
                             _ => {
-                                self.fail(j.span, path, format!("expected a variant of `{}`", n.name), "expected a variant name, or an object with one key".into());
+                                self.fail(
+                                    j.span,
+                                    path,
+                                    format!("expected a variant of `{}`", n.name),
+                                    "expected a variant name, or an object with one key".into(),
+                                );
                                 return None;
                             }
                         };
-                        let Some((i, var)) = variants.iter().enumerate().find(|(_, v)| &*v.name == name) else {
+                        let Some((i, var)) =
+                            variants.iter().enumerate().find(|(_, v)| &*v.name == name)
+                        else {
                             let names: Vec<&str> = variants.iter().map(|v| &*v.name).collect();
                             let mut label = format!("not a variant of `{}`", n.name);
-                            if let Some(close) = claim_diagnostics::did_you_mean(name, names.iter().copied()) {
+                            if let Some(close) =
+                                claim_diagnostics::did_you_mean(name, names.iter().copied())
+                            {
                                 label = format!("{label}; did you mean `{close}`?");
                             }
-                            self.fail(j.span, path, format!("unknown variant `{name}` of `{}`", n.name), label);
+                            self.fail(
+                                j.span,
+                                path,
+                                format!("unknown variant `{name}` of `{}`", n.name),
+                                label,
+                            );
                             return None;
                         };
                         match (&var.fields, body) {
-                            (None, None) => Some(V::Variant(Arc::new(VariantVal { name: var.name.clone(), index: i as u32, names: None, fields: vec![] }))),
+                            (None, None) => Some(V::Variant(Arc::new(VariantVal {
+                                name: var.name.clone(),
+                                index: i as u32,
+                                names: None,
+                                fields: vec![],
+                            }))),
                             (Some(fields), Some((k, _, inner))) => {
                                 let len = path.len();
                                 push_key(path, k);
                                 let values = match &inner.kind {
-                                    J::Object(obj) => self.fields(inner, obj, fields, false, &var.name, path),
+                                    J::Object(obj) => {
+                                        self.fields(inner, obj, fields, false, &var.name, path)
+                                    }
                                     _ => {
-                                        self.fail(inner.span, path, format!("expected the fields of `{}`", var.name), "expected an object".into());
+                                        self.fail(
+                                            inner.span,
+                                            path,
+                                            format!("expected the fields of `{}`", var.name),
+                                            "expected an object".into(),
+                                        );
                                         None
                                     }
                                 };
                                 path.truncate(len);
                                 let names = Some(claim_sema::ty::field_names(fields));
-                                Some(V::Variant(Arc::new(VariantVal { name: var.name.clone(), index: i as u32, names, fields: values? })))
+                                Some(V::Variant(Arc::new(VariantVal {
+                                    name: var.name.clone(),
+                                    index: i as u32,
+                                    names,
+                                    fields: values?,
+                                })))
                             }
                             (None, Some(_)) => {
-                                self.fail(j.span, path, format!("variant `{}` has no fields", var.name), format!("write it as the string \"{}\"", var.name));
+                                self.fail(
+                                    j.span,
+                                    path,
+                                    format!("variant `{}` has no fields", var.name),
+                                    format!("write it as the string \"{}\"", var.name),
+                                );
                                 None
                             }
                             (Some(_), None) => {
-                                self.fail(j.span, path, format!("variant `{}` carries fields", var.name), format!("write it as {{\"{}\": {{…}}}}", var.name));
+                                self.fail(
+                                    j.span,
+                                    path,
+                                    format!("variant `{}` carries fields", var.name),
+                                    format!("write it as {{\"{}\": {{…}}}}", var.name),
+                                );
                                 None
                             }
                         }
@@ -423,10 +553,23 @@ impl Decoder<'_> {
     }
 
     fn duplicate(&mut self, at: Span, key: &str, path: &str) {
-        self.fail(at, path, format!("duplicate key `{key}`"), "this key appears twice in the object".into());
+        self.fail(
+            at,
+            path,
+            format!("duplicate key `{key}`"),
+            "this key appears twice in the object".into(),
+        );
     }
 
-    fn fields(&mut self, obj_json: &Json, obj: &[(String, Span, Json)], defs: &[FieldDef], open: bool, what: &str, path: &mut String) -> Option<Vec<Value>> {
+    fn fields(
+        &mut self,
+        obj_json: &Json,
+        obj: &[(String, Span, Json)],
+        defs: &[FieldDef],
+        open: bool,
+        what: &str,
+        path: &mut String,
+    ) -> Option<Vec<Value>> {
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         let mut ok = true;
         for (k, kspan, _) in obj {
@@ -436,8 +579,15 @@ impl Decoder<'_> {
             } else if !open && !defs.iter().any(|d| *d.json_key == **k) {
                 let len = path.len();
                 push_key(path, k);
-                self.fail(*kspan, path, format!("unexpected field `{k}` in `{what}`"), format!("`{what}` has no field `{k}`"));
-                self.errors.last_mut().map(|d| d.help = Some(format!("declare the record with `..` to allow fields it does not name: `record {what} {{ …, .. }}`")));
+                self.fail(
+                    *kspan,
+                    path,
+                    format!("unexpected field `{k}` in `{what}`"),
+                    format!("`{what}` has no field `{k}`"),
+                );
+                if let Some(d) = self.errors.last_mut() {
+                    d.help = Some(format!("declare the record with `..` to allow fields it does not name: `record {what} {{ …, .. }}`"));
+                }
                 path.truncate(len);
                 ok = false;
             }
@@ -452,7 +602,12 @@ impl Decoder<'_> {
                 (None, Ty::Option(_)) => Some(Value::new(V::Option(None))),
                 (None, _) => {
                     path.truncate(len);
-                    self.fail(obj_json.span, path, format!("missing field `{}` of `{what}`", d.json_key), format!("this object has no `{}`", d.json_key));
+                    self.fail(
+                        obj_json.span,
+                        path,
+                        format!("missing field `{}` of `{what}`", d.json_key),
+                        format!("this object has no `{}`", d.json_key),
+                    );
                     None
                 }
             };
@@ -467,7 +622,10 @@ impl Decoder<'_> {
 }
 
 fn push_key(path: &mut String, key: &str) {
-    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !key.starts_with(|c: char| c.is_ascii_digit()) {
+    if !key.is_empty()
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !key.starts_with(|c: char| c.is_ascii_digit())
+    {
         path.push('.');
         path.push_str(key);
     } else {
@@ -484,7 +642,9 @@ mod tests {
     #[test]
     fn spans_point_at_values() {
         let j = parse(r#"{"a": [1, "x"]}"#).expect("valid");
-        let J::Object(f) = &j.kind else { panic!("object") };
+        let J::Object(f) = &j.kind else {
+            panic!("object")
+        };
         assert_eq!(f[0].2.span, Span::new(6, 14));
     }
 

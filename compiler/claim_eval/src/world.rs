@@ -33,7 +33,10 @@ pub struct NoWorld;
 
 impl NoWorld {
     fn refuse(call: &WorldCall<'_>) -> Vec<Diagnostic> {
-        vec![Diagnostic::error("E0302", format!("cannot read `{}` here", call.path)).at_loc(call.call, "no files are available in this run")]
+        vec![
+            Diagnostic::error("E0302", format!("cannot read `{}` here", call.path))
+                .at_loc(call.call, "no files are available in this run"),
+        ]
     }
 }
 

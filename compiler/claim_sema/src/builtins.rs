@@ -43,14 +43,40 @@ pub fn world(name: &str) -> Option<WorldFn> {
 }
 
 pub const BUILTIN_NAMES: &[&str] = &[
-    "len", "get", "keys", "raw", "text", "hex", "take", "starts_with", "ends_with", "contains", "split", "join", "all",
-    "any", "sum", "count", "seconds", "minutes", "hours", "parse_sha256", "parse_sha1", "sha256", "fold_sha256", "load",
-    "file_sha256", "git_tree",
+    "len",
+    "get",
+    "keys",
+    "raw",
+    "text",
+    "hex",
+    "take",
+    "starts_with",
+    "ends_with",
+    "contains",
+    "split",
+    "join",
+    "all",
+    "any",
+    "sum",
+    "count",
+    "seconds",
+    "minutes",
+    "hours",
+    "parse_sha256",
+    "parse_sha1",
+    "sha256",
+    "fold_sha256",
+    "load",
+    "file_sha256",
+    "git_tree",
 ];
 
 /// The refusal codes that are always declared (§3).
 pub const BUILTIN_CODES: &[(&str, &str)] = &[
     ("Overflow", "an Int or Duration computation overflowed"),
     ("DivisionByZero", "division by zero"),
-    ("MalformedDigest", "the text is not a digest of the expected kind"),
+    (
+        "MalformedDigest",
+        "the text is not a digest of the expected kind",
+    ),
 ];

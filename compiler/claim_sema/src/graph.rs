@@ -14,7 +14,10 @@ pub struct NameGraph<N: Ord + Clone> {
 
 impl<N: Ord + Clone> Default for NameGraph<N> {
     fn default() -> Self {
-        NameGraph { graph: DiGraph::new(), nodes: BTreeMap::new() }
+        NameGraph {
+            graph: DiGraph::new(),
+            nodes: BTreeMap::new(),
+        }
     }
 }
 
@@ -42,7 +45,13 @@ impl<N: Ord + Clone> NameGraph<N> {
             if scc.len() < 2 && !self_loop {
                 continue;
             }
-            let Some(start) = scc.iter().copied().min_by(|a, b| self.graph[*a].cmp(&self.graph[*b])) else { continue };
+            let Some(start) = scc
+                .iter()
+                .copied()
+                .min_by(|a, b| self.graph[*a].cmp(&self.graph[*b]))
+            else {
+                continue;
+            };
             out.push(self.path_back(start, &scc));
         }
         out.sort();
@@ -55,7 +64,11 @@ impl<N: Ord + Clone> NameGraph<N> {
         let mut queue = std::collections::VecDeque::from([start]);
         let mut found = false;
         'bfs: while let Some(n) = queue.pop_front() {
-            let mut next: Vec<NodeIndex> = self.graph.neighbors(n).filter(|m| scc.contains(m)).collect();
+            let mut next: Vec<NodeIndex> = self
+                .graph
+                .neighbors(n)
+                .filter(|m| scc.contains(m))
+                .collect();
             next.sort_by(|a, b| self.graph[*a].cmp(&self.graph[*b]));
             for m in next {
                 if m == start {
@@ -63,8 +76,8 @@ impl<N: Ord + Clone> NameGraph<N> {
                     found = true;
                     break 'bfs;
                 }
-                if !prev.contains_key(&m) {
-                    prev.insert(m, n);
+                if let std::collections::btree_map::Entry::Vacant(e) = prev.entry(m) {
+                    e.insert(n);
                     queue.push_back(m);
                 }
             }

@@ -25,7 +25,9 @@ pub enum OpKind {
     Int,
     Duration,
     /// Duration * Int (`swapped`: Int * Duration).
-    DurationTimesInt { swapped: bool },
+    DurationTimesInt {
+        swapped: bool,
+    },
     Text,
     List,
     Bool,
@@ -35,8 +37,29 @@ pub enum OpKind {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
-    Len, Get, Keys, Raw, TextOf, Hex, Take, StartsWith, EndsWith, Contains, Split, Join, All, Any, Sum,
-    Count, Seconds, Minutes, Hours, ParseSha256, ParseSha1, Sha256, FoldSha256,
+    Len,
+    Get,
+    Keys,
+    Raw,
+    TextOf,
+    Hex,
+    Take,
+    StartsWith,
+    EndsWith,
+    Contains,
+    Split,
+    Join,
+    All,
+    Any,
+    Sum,
+    Count,
+    Seconds,
+    Minutes,
+    Hours,
+    ParseSha256,
+    ParseSha1,
+    Sha256,
+    FoldSha256,
 }
 
 /// The functions that read the outside world (§6): fact initializers only.
@@ -82,17 +105,35 @@ pub enum ExprKind {
     World(WorldFn, Vec<Expr>),
     Field(Box<Expr>, u32, Arc<str>),
     /// Fields as written: `(declaration index, value)`, evaluated in this order.
-    Record { ty: GlobalName, names: Arc<[Arc<str>]>, fields: Vec<(u32, Expr)> },
-    Variant { ty: GlobalName, index: u32, name: Arc<str>, names: Option<Arc<[Arc<str>]>>, fields: Vec<(u32, Expr)> },
+    Record {
+        ty: GlobalName,
+        names: Arc<[Arc<str>]>,
+        fields: Vec<(u32, Expr)>,
+    },
+    Variant {
+        ty: GlobalName,
+        index: u32,
+        name: Arc<str>,
+        names: Option<Arc<[Arc<str>]>>,
+        fields: Vec<(u32, Expr)>,
+    },
     List(Vec<Expr>),
-    Comprehension { elem: Box<Expr>, slot: Slot, iter: Box<Expr>, cond: Option<Box<Expr>> },
+    Comprehension {
+        elem: Box<Expr>,
+        slot: Slot,
+        iter: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
     Binary(BinOp, OpKind, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
     Is(Box<Expr>, Pattern),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Match(Box<Expr>, Vec<(Pattern, Expr)>),
     Block(Vec<Stmt>, Box<Expr>),
-    Refuse { code: Arc<str>, message: Box<Expr> },
+    Refuse {
+        code: Arc<str>,
+        message: Box<Expr>,
+    },
     Some(Box<Expr>),
     None,
     /// Newtype conversion `N(e)`: the identity at run time.
@@ -103,8 +144,16 @@ pub enum ExprKind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stmt {
-    Let { slot: Slot, value: Expr },
-    Require { cond: Expr, code: Arc<str>, message: Expr, span: Span },
+    Let {
+        slot: Slot,
+        value: Expr,
+    },
+    Require {
+        cond: Expr,
+        code: Arc<str>,
+        message: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,8 +170,14 @@ pub enum PatternKind {
     None,
     Some(Box<Pattern>),
     /// A variant by index, with field patterns by declaration index.
-    Variant { index: u32, fields: Vec<(u32, Pattern)> },
-    List { elems: Vec<Pattern>, rest: bool },
+    Variant {
+        index: u32,
+        fields: Vec<(u32, Pattern)>,
+    },
+    List {
+        elems: Vec<Pattern>,
+        rest: bool,
+    },
     Error,
 }
 
@@ -149,9 +204,16 @@ pub struct Fact {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WitnessStmtKind {
-    Let { slot: Slot, value: Expr },
+    Let {
+        slot: Slot,
+        value: Expr,
+    },
     Holds(Expr),
-    Refuses { expr: Expr, code: Arc<str>, code_span: Span },
+    Refuses {
+        expr: Expr,
+        code: Arc<str>,
+        code_span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -52,16 +52,21 @@ impl ItemIndex {
     fn add_module(&mut self, module: &Module, file: FileId) {
         for (i, item) in module.items.iter().enumerate() {
             let tag = match &item.kind {
-                ItemKind::Newtype { .. } | ItemKind::Record(_) | ItemKind::Enum { .. } => ItemTag::Type,
+                ItemKind::Newtype { .. } | ItemKind::Record(_) | ItemKind::Enum { .. } => {
+                    ItemTag::Type
+                }
                 ItemKind::Fn(_) => ItemTag::Fn,
                 ItemKind::Fact { .. } => ItemTag::Fact,
                 ItemKind::Refusal { name, .. } => {
-                    self.refusals.push((name.name.as_str().into(), Loc::new(file, name.span)));
+                    self.refusals
+                        .push((name.name.as_str().into(), Loc::new(file, name.span)));
                     continue;
                 }
                 _ => continue,
             };
-            let Some(name) = item.kind.name() else { continue };
+            let Some(name) = item.kind.name() else {
+                continue;
+            };
             let key: Arc<str> = name.name.as_str().into();
             if let Some(prev) = self.entries.get(&key) {
                 self.diagnostics.push(
@@ -72,7 +77,14 @@ impl ItemIndex {
                 );
                 continue;
             }
-            self.entries.insert(key, IndexEntry { tag, span: name.span, item: i as u32 });
+            self.entries.insert(
+                key,
+                IndexEntry {
+                    tag,
+                    span: name.span,
+                    item: i as u32,
+                },
+            );
         }
     }
 }

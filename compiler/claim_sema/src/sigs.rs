@@ -33,7 +33,9 @@ pub struct ModuleSigs {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "List", "Option", "Map"];
+const PRIMITIVES: &[&str] = &[
+    "Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "List", "Option", "Map",
+];
 
 /// Resolves type expressions in one module's scope.
 pub struct TypeResolver<'a> {
@@ -45,13 +47,23 @@ pub struct TypeResolver<'a> {
 
 impl TypeResolver<'_> {
     pub fn resolve(&self, t: &TypeExpr, diags: &mut Vec<Diagnostic>) -> Ty {
-        let TypeExprKind::Named { path, args } = &t.kind else { return Ty::Error };
+        let TypeExprKind::Named { path, args } = &t.kind else {
+            return Ty::Error;
+        };
         let names: Vec<&str> = path.iter().map(|i| i.name.as_str()).collect();
         let arity = |want: usize, diags: &mut Vec<Diagnostic>| -> bool {
             if args.len() != want {
                 diags.push(
-                    Diagnostic::error("E0219", format!("`{}` takes {want} type argument{}, not {}", names.join("."), if want == 1 { "" } else { "s" }, args.len()))
-                        .at(self.file, t.span, "wrong number of type arguments"),
+                    Diagnostic::error(
+                        "E0219",
+                        format!(
+                            "`{}` takes {want} type argument{}, not {}",
+                            names.join("."),
+                            if want == 1 { "" } else { "s" },
+                            args.len()
+                        ),
+                    )
+                    .at(self.file, t.span, "wrong number of type arguments"),
                 );
                 return false;
             }
@@ -81,7 +93,12 @@ impl TypeResolver<'_> {
             };
         }
         let found = match names.as_slice() {
-            [one] => self.scope.names.get(*one).filter(|n| n.tag == ItemTag::Type).map(|n| n.target.clone()),
+            [one] => self
+                .scope
+                .names
+                .get(*one)
+                .filter(|n| n.tag == ItemTag::Type)
+                .map(|n| n.target.clone()),
             [alias, name] => self.scope.modules.get(*alias).and_then(|(m, _)| {
                 let file = self.program.modules(self.db).get(&**m)?;
                 let e = item_index(self.db, *file).entries.get(*name)?;
@@ -98,9 +115,17 @@ impl TypeResolver<'_> {
             }
             None => {
                 let full = names.join(".");
-                let mut d = Diagnostic::error("E0202", format!("unknown type `{full}`")).at(self.file, t.span, "not a type in scope");
+                let mut d = Diagnostic::error("E0202", format!("unknown type `{full}`")).at(
+                    self.file,
+                    t.span,
+                    "not a type in scope",
+                );
                 let candidates = PRIMITIVES.iter().copied().chain(
-                    self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).map(|(k, _)| &**k),
+                    self.scope
+                        .names
+                        .iter()
+                        .filter(|(_, n)| n.tag == ItemTag::Type)
+                        .map(|(k, _)| &**k),
                 );
                 if let Some(close) = did_you_mean(&full, candidates) {
                     d = d.with_help(format!("did you mean `{close}`?"));
@@ -118,29 +143,55 @@ impl ModuleSigs {
         let module: Arc<str> = file.module(db).as_str().into();
         let scope = module_scope(db, program, file);
         let index = item_index(db, file);
-        let r = TypeResolver { db, program, scope, file: fid };
+        let r = TypeResolver {
+            db,
+            program,
+            scope,
+            file: fid,
+        };
         let mut sigs = ModuleSigs::default();
         let mut d = Vec::new();
         for (i, item) in parse(db, file).module.items.iter().enumerate() {
-            let Some(name) = item.kind.name() else { continue };
+            let Some(name) = item.kind.name() else {
+                continue;
+            };
             // Only the first of two same-named items gets a signature.
-            if index.entries.get(name.name.as_str()).is_some_and(|e| e.item as usize != i) {
+            if index
+                .entries
+                .get(name.name.as_str())
+                .is_some_and(|e| e.item as usize != i)
+            {
                 continue;
             }
             let key: Arc<str> = name.name.as_str().into();
             let loc = Loc::new(fid, name.span);
-            let gname = GlobalName { module: module.clone(), name: key.clone() };
+            let gname = GlobalName {
+                module: module.clone(),
+                name: key.clone(),
+            };
             let def = match &item.kind {
-                ItemKind::Newtype { underlying, .. } => Some(TypeDef::Newtype(r.resolve(underlying, &mut d))),
-                ItemKind::Record(rec) => Some(TypeDef::Record { fields: fields(&r, &rec.fields, &mut d), open: rec.open }),
+                ItemKind::Newtype { underlying, .. } => {
+                    Some(TypeDef::Newtype(r.resolve(underlying, &mut d)))
+                }
+                ItemKind::Record(rec) => Some(TypeDef::Record {
+                    fields: fields(&r, &rec.fields, &mut d),
+                    open: rec.open,
+                }),
                 ItemKind::Enum { variants, .. } => {
                     let mut seen = BTreeSet::new();
                     let mut vs = Vec::new();
                     for v in variants {
                         if !seen.insert(v.name.name.clone()) {
                             d.push(
-                                Diagnostic::error("E0105", format!("variant `{}` is declared twice", v.name.name))
-                                    .at(fid, v.name.span, "declared again here"),
+                                Diagnostic::error(
+                                    "E0105",
+                                    format!("variant `{}` is declared twice", v.name.name),
+                                )
+                                .at(
+                                    fid,
+                                    v.name.span,
+                                    "declared again here",
+                                ),
                             );
                             continue;
                         }
@@ -160,24 +211,52 @@ impl ModuleSigs {
                         .map(|p| {
                             if !seen.insert(p.name.name.clone()) {
                                 d.push(
-                                    Diagnostic::error("E0220", format!("parameter `{}` is bound twice", p.name.name))
-                                        .at(fid, p.name.span, "bound again here"),
+                                    Diagnostic::error(
+                                        "E0220",
+                                        format!("parameter `{}` is bound twice", p.name.name),
+                                    )
+                                    .at(
+                                        fid,
+                                        p.name.span,
+                                        "bound again here",
+                                    ),
                                 );
                             }
                             (Arc::from(p.name.name.as_str()), r.resolve(&p.ty, &mut d))
                         })
                         .collect();
-                    sigs.fns.insert(key.clone(), FnSig { params, ret: r.resolve(&f.ret, &mut d), loc });
+                    sigs.fns.insert(
+                        key.clone(),
+                        FnSig {
+                            params,
+                            ret: r.resolve(&f.ret, &mut d),
+                            loc,
+                        },
+                    );
                     None
                 }
                 ItemKind::Fact { ty, .. } => {
-                    sigs.facts.insert(key.clone(), FactSig { ty: r.resolve(ty, &mut d), loc });
+                    sigs.facts.insert(
+                        key.clone(),
+                        FactSig {
+                            ty: r.resolve(ty, &mut d),
+                            loc,
+                        },
+                    );
                     None
                 }
                 _ => None,
             };
             if let Some(def) = def {
-                sigs.types.insert(key, TypeInfo { name: gname, def, loc, docs: item.docs.clone() });
+                sigs.types.insert(
+                    key,
+                    TypeInfo {
+                        name: gname,
+                        def,
+                        loc,
+                        docs: item.docs.clone(),
+                    },
+                );
             }
         }
         sigs.diagnostics = d;
@@ -191,7 +270,11 @@ fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], d: &mut Vec<Diagnostic>) ->
     for f in decls {
         if !seen.insert(f.name.name.clone()) {
             d.push(
-                Diagnostic::error("E0206", format!("field `{}` is declared twice", f.name.name)).at(r.file, f.name.span, "declared again here"),
+                Diagnostic::error(
+                    "E0206",
+                    format!("field `{}` is declared twice", f.name.name),
+                )
+                .at(r.file, f.name.span, "declared again here"),
             );
             continue;
         }

@@ -29,14 +29,34 @@ pub struct Item {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ItemKind {
     Use(UseDecl),
-    Newtype { name: Ident, underlying: TypeExpr },
+    Newtype {
+        name: Ident,
+        underlying: TypeExpr,
+    },
     Record(RecordDecl),
-    Enum { name: Ident, variants: Vec<VariantDecl> },
-    Refusal { name: Ident, summary: String },
-    Fact { name: Ident, ty: TypeExpr, init: Expr },
+    Enum {
+        name: Ident,
+        variants: Vec<VariantDecl>,
+    },
+    Refusal {
+        name: Ident,
+        summary: String,
+    },
+    Fact {
+        name: Ident,
+        ty: TypeExpr,
+        init: Expr,
+    },
     Fn(FnDecl),
-    Witness { name: Ident, stmts: Vec<WitnessStmt> },
-    Frontier { name: Ident, text: Expr, condition: Option<Expr> },
+    Witness {
+        name: Ident,
+        stmts: Vec<WitnessStmt>,
+    },
+    Frontier {
+        name: Ident,
+        text: Expr,
+        condition: Option<Expr>,
+    },
     /// A region the parser could not read; its errors are already reported.
     Error,
 }
@@ -82,7 +102,11 @@ pub struct UseDecl {
 
 impl UseDecl {
     pub fn dotted(&self) -> String {
-        self.path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".")
+        self.path
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect::<Vec<_>>()
+            .join(".")
     }
     pub fn path_span(&self) -> Span {
         match (self.path.first(), self.path.last()) {
@@ -138,7 +162,10 @@ pub struct TypeExpr {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeExprKind {
     /// `Name`, `module.Name`, `List<T>`, …
-    Named { path: Vec<Ident>, args: Vec<TypeExpr> },
+    Named {
+        path: Vec<Ident>,
+        args: Vec<TypeExpr>,
+    },
     Error,
 }
 
@@ -150,9 +177,16 @@ pub struct WitnessStmt {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WitnessStmtKind {
-    Let { name: Ident, ty: Option<TypeExpr>, value: Expr },
+    Let {
+        name: Ident,
+        ty: Option<TypeExpr>,
+        value: Expr,
+    },
     Holds(Expr),
-    Refuses { expr: Expr, code: Ident },
+    Refuses {
+        expr: Expr,
+        code: Ident,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,7 +197,19 @@ pub struct Expr {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
-    Or, And, Eq, Ne, Lt, Le, Gt, Ge, Concat, Add, Sub, Mul, Div,
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Concat,
+    Add,
+    Sub,
+    Mul,
+    Div,
 }
 
 impl BinOp {
@@ -185,7 +231,10 @@ impl BinOp {
         }
     }
     pub fn is_comparison(self) -> bool {
-        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
     }
 }
 
@@ -204,8 +253,18 @@ pub struct FieldInit {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BlockStmt {
-    Let { name: Ident, ty: Option<TypeExpr>, value: Expr, span: Span },
-    Require { cond: Expr, code: Ident, message: Expr, span: Span },
+    Let {
+        name: Ident,
+        ty: Option<TypeExpr>,
+        value: Expr,
+        span: Span,
+    },
+    Require {
+        cond: Expr,
+        code: Ident,
+        message: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -225,16 +284,27 @@ pub enum ExprKind {
     /// `e.field` — also `module.item` and `Enum.Variant`; the resolver decides.
     Field(Box<Expr>, Ident),
     Call(Box<Expr>, Vec<Expr>),
-    Record { path: Vec<Ident>, fields: Vec<FieldInit> },
+    Record {
+        path: Vec<Ident>,
+        fields: Vec<FieldInit>,
+    },
     List(Vec<Expr>),
-    Comprehension { elem: Box<Expr>, var: Ident, iter: Box<Expr>, cond: Option<Box<Expr>> },
+    Comprehension {
+        elem: Box<Expr>,
+        var: Ident,
+        iter: Box<Expr>,
+        cond: Option<Box<Expr>>,
+    },
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
     Is(Box<Expr>, Pattern),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Match(Box<Expr>, Vec<MatchArm>),
     Block(Vec<BlockStmt>, Box<Expr>),
-    Refuse { code: Ident, message: Box<Expr> },
+    Refuse {
+        code: Ident,
+        message: Box<Expr>,
+    },
     Some(Box<Expr>),
     None,
     Error,
@@ -266,7 +336,13 @@ pub enum PatternKind {
     None,
     Some(Box<Pattern>),
     /// `Variant`, `Enum.Variant`, `Variant { f, g: p, .. }`.
-    Variant { path: Vec<Ident>, fields: Option<(Vec<FieldPattern>, bool)> },
-    List { elems: Vec<Pattern>, rest: bool },
+    Variant {
+        path: Vec<Ident>,
+        fields: Option<(Vec<FieldPattern>, bool)>,
+    },
+    List {
+        elems: Vec<Pattern>,
+        rest: bool,
+    },
     Error,
 }

@@ -20,7 +20,11 @@ pub struct Lexed {
 }
 
 pub fn lex(src: &str) -> Lexed {
-    let mut lx = Lexer { src, pos: 0, out: Lexed::default() };
+    let mut lx = Lexer {
+        src,
+        pos: 0,
+        out: Lexed::default(),
+    };
     lx.code(false);
     lx.out
 }
@@ -55,11 +59,19 @@ impl<'s> Lexer<'s> {
                 let tok = match res {
                     Err(()) => {
                         // A run of unreadable characters is one error.
-                        if let (Some(last), Some((Token::Error, prev))) = (self.out.errors.last_mut(), self.out.tokens.last_mut()) {
-                            if last.code == "E0002" && last.span.end as usize == start && prev.end as usize == start {
+                        if let (Some(last), Some((Token::Error, prev))) =
+                            (self.out.errors.last_mut(), self.out.tokens.last_mut())
+                        {
+                            if last.code == "E0002"
+                                && last.span.end as usize == start
+                                && prev.end as usize == start
+                            {
                                 last.span.end = end as u32;
                                 prev.end = end as u32;
-                                last.message = format!("unexpected characters `{}`", &self.src[last.span.start as usize..end].escape_default());
+                                last.message = format!(
+                                    "unexpected characters `{}`",
+                                    &self.src[last.span.start as usize..end].escape_default()
+                                );
                                 continue;
                             }
                         }
@@ -76,7 +88,9 @@ impl<'s> Lexer<'s> {
                     Ok(RawToken::DocComment) => {
                         let text = slice.trim_start_matches("///");
                         let text = text.strip_prefix(' ').unwrap_or(text);
-                        self.out.docs.push((Span::new(start, end), text.trim_end().to_string()));
+                        self.out
+                            .docs
+                            .push((Span::new(start, end), text.trim_end().to_string()));
                         continue;
                     }
                     Ok(RawToken::Quote) => {
@@ -98,7 +112,7 @@ impl<'s> Lexer<'s> {
                         depth = depth.saturating_sub(1);
                         Token::Punct("}")
                     }
-                    Ok(RawToken::Ident) => match Keyword::from_str(slice) {
+                    Ok(RawToken::Ident) => match Keyword::lookup(slice) {
                         Some(kw) => Token::Kw(kw),
                         None => Token::Ident(slice.to_string()),
                     },
@@ -132,8 +146,13 @@ impl<'s> Lexer<'s> {
             let Some(c) = self.src[self.pos..].chars().next() else {
                 self.flush(&mut chunk, chunk_start);
                 self.error(
-                    SyntaxError::new("E0003", Span::new(quote, quote + 1), "unterminated text literal", "this `\"` is never closed")
-                        .with_help("close the text with `\"`"),
+                    SyntaxError::new(
+                        "E0003",
+                        Span::new(quote, quote + 1),
+                        "unterminated text literal",
+                        "this `\"` is never closed",
+                    )
+                    .with_help("close the text with `\"`"),
                 );
                 self.push(Token::StrEnd, self.pos, self.pos);
                 return;
@@ -170,8 +189,15 @@ impl<'s> Lexer<'s> {
                 }
                 '}' => {
                     self.error(
-                        SyntaxError::new("E0004", Span::new(at, at + 1), "a lone `}` in a text literal", "write `}}` for a literal brace")
-                            .with_help("outside an interpolation, braces in text are doubled: `{{` and `}}`"),
+                        SyntaxError::new(
+                            "E0004",
+                            Span::new(at, at + 1),
+                            "a lone `}` in a text literal",
+                            "write `}}` for a literal brace",
+                        )
+                        .with_help(
+                            "outside an interpolation, braces in text are doubled: `{{` and `}}`",
+                        ),
                     );
                     self.pos = at + 1;
                 }
@@ -212,7 +238,10 @@ impl<'s> Lexer<'s> {
                 if let Some(close) = body.find('}') {
                     let hex = &body[..close];
                     let len = 3 + close + 1;
-                    let ch = u32::from_str_radix(hex, 16).ok().filter(|_| !hex.is_empty() && hex.len() <= 6).and_then(char::from_u32);
+                    let ch = u32::from_str_radix(hex, 16)
+                        .ok()
+                        .filter(|_| !hex.is_empty() && hex.len() <= 6)
+                        .and_then(char::from_u32);
                     if ch.is_none() {
                         self.error(SyntaxError::new(
                             "E0004",
@@ -225,28 +254,45 @@ impl<'s> Lexer<'s> {
                 }
             }
             self.error(
-                SyntaxError::new("E0004", Span::new(at, at + 2), "malformed unicode escape", "expected `\\u{…}`")
-                    .with_help("write a code point in hex between braces, e.g. `\\u{e9}`"),
+                SyntaxError::new(
+                    "E0004",
+                    Span::new(at, at + 2),
+                    "malformed unicode escape",
+                    "expected `\\u{…}`",
+                )
+                .with_help("write a code point in hex between braces, e.g. `\\u{e9}`"),
             );
             return (None, 2);
         }
         let len = 1 + next.len_utf8();
         self.error(
-            SyntaxError::new("E0004", Span::new(at, at + len), format!("unknown escape `\\{}`", next.escape_default()), "unknown escape")
-                .with_help("the escapes are `\\\\`, `\\\"`, `\\n`, `\\t` and `\\u{…}`"),
+            SyntaxError::new(
+                "E0004",
+                Span::new(at, at + len),
+                format!("unknown escape `\\{}`", next.escape_default()),
+                "unknown escape",
+            )
+            .with_help("the escapes are `\\\\`, `\\\"`, `\\n`, `\\t` and `\\u{…}`"),
         );
         (None, len)
     }
 
     fn number(&mut self, slice: &str, start: usize, end: usize) -> Token {
-        let split = slice.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(slice.len());
+        let split = slice
+            .find(|c: char| c.is_ascii_alphabetic())
+            .unwrap_or(slice.len());
         let (digits, unit) = slice.split_at(split);
         let clean: String = digits.chars().filter(|c| *c != '_').collect();
         let span = Span::new(start, end);
         let Ok(n) = clean.parse::<i64>() else {
             self.error(
-                SyntaxError::new("E0006", span, "integer literal out of range", "does not fit in a 64-bit signed Int")
-                    .with_help("the largest Int is 9223372036854775807"),
+                SyntaxError::new(
+                    "E0006",
+                    span,
+                    "integer literal out of range",
+                    "does not fit in a 64-bit signed Int",
+                )
+                .with_help("the largest Int is 9223372036854775807"),
             );
             return Token::Error;
         };
@@ -283,8 +329,13 @@ impl<'s> Lexer<'s> {
         let body = &slice[kind.prefix().len() + 1..];
         let span = Span::new(start, end);
         let want = kind.hex_len();
-        let problem = if let Some(c) = body.chars().find(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit()) {
-            Some(format!("uppercase hex digit `{c}`; digest literals are lowercase"))
+        let problem = if let Some(c) = body
+            .chars()
+            .find(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit())
+        {
+            Some(format!(
+                "uppercase hex digit `{c}`; digest literals are lowercase"
+            ))
         } else if let Some(c) = body.chars().find(|c| !c.is_ascii_hexdigit()) {
             Some(format!("`{c}` is not a hex digit"))
         } else if body.len() != want {
@@ -295,15 +346,26 @@ impl<'s> Lexer<'s> {
         match problem {
             None => Token::Digest(kind, body.to_string()),
             Some(label) => {
-                let mut e = SyntaxError::new("E0005", span, format!("malformed {} digest literal", kind.prefix()), label);
-                if body.chars().take(8).any(|c| !c.is_ascii_hexdigit()) && body.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                let mut e = SyntaxError::new(
+                    "E0005",
+                    span,
+                    format!("malformed {} digest literal", kind.prefix()),
+                    label,
+                );
+                if body.chars().take(8).any(|c| !c.is_ascii_hexdigit())
+                    && body.starts_with(|c: char| c.is_ascii_alphabetic())
+                {
                     e = e.with_help(format!(
                         "to name a field `{}` and then a value, put a space after the colon: `{}: {body}`",
                         kind.prefix(),
                         kind.prefix()
                     ));
                 } else {
-                    e = e.with_help(format!("a {} literal is `{}:` and exactly {want} lowercase hex digits", kind.prefix(), kind.prefix()));
+                    e = e.with_help(format!(
+                        "a {} literal is `{}:` and exactly {want} lowercase hex digits",
+                        kind.prefix(),
+                        kind.prefix()
+                    ));
                 }
                 self.error(e);
                 Token::Error
@@ -354,7 +416,14 @@ mod tests {
 
     #[test]
     fn durations_and_ints() {
-        assert_eq!(toks("3h 250ms 1_000"), vec![Token::Duration(10_800_000), Token::Duration(250), Token::Int(1000)]);
+        assert_eq!(
+            toks("3h 250ms 1_000"),
+            vec![
+                Token::Duration(10_800_000),
+                Token::Duration(250),
+                Token::Int(1000)
+            ]
+        );
     }
 
     #[test]

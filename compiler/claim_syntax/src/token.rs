@@ -124,31 +124,87 @@ pub enum Token {
 /// Reserved words (§1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Keyword {
-    Use, Newtype, Record, Enum, Refusal, Fact, Fn, Let, Require, Else, Refuse, If, Then, Match,
-    Witness, Holds, Refuses, With, Frontier, Dissolves, When, For, In, And, Or, Not, Is, True,
-    False, None, Some,
+    Use,
+    Newtype,
+    Record,
+    Enum,
+    Refusal,
+    Fact,
+    Fn,
+    Let,
+    Require,
+    Else,
+    Refuse,
+    If,
+    Then,
+    Match,
+    Witness,
+    Holds,
+    Refuses,
+    With,
+    Frontier,
+    Dissolves,
+    When,
+    For,
+    In,
+    And,
+    Or,
+    Not,
+    Is,
+    True,
+    False,
+    None,
+    Some,
 }
 
 impl Keyword {
     pub const ALL: [(&'static str, Keyword); 31] = [
-        ("use", Keyword::Use), ("newtype", Keyword::Newtype), ("record", Keyword::Record),
-        ("enum", Keyword::Enum), ("refusal", Keyword::Refusal), ("fact", Keyword::Fact),
-        ("fn", Keyword::Fn), ("let", Keyword::Let), ("require", Keyword::Require),
-        ("else", Keyword::Else), ("refuse", Keyword::Refuse), ("if", Keyword::If),
-        ("then", Keyword::Then), ("match", Keyword::Match), ("witness", Keyword::Witness),
-        ("holds", Keyword::Holds), ("refuses", Keyword::Refuses), ("with", Keyword::With),
-        ("frontier", Keyword::Frontier), ("dissolves", Keyword::Dissolves), ("when", Keyword::When),
-        ("for", Keyword::For), ("in", Keyword::In), ("and", Keyword::And), ("or", Keyword::Or),
-        ("not", Keyword::Not), ("is", Keyword::Is), ("true", Keyword::True),
-        ("false", Keyword::False), ("None", Keyword::None), ("Some", Keyword::Some),
+        ("use", Keyword::Use),
+        ("newtype", Keyword::Newtype),
+        ("record", Keyword::Record),
+        ("enum", Keyword::Enum),
+        ("refusal", Keyword::Refusal),
+        ("fact", Keyword::Fact),
+        ("fn", Keyword::Fn),
+        ("let", Keyword::Let),
+        ("require", Keyword::Require),
+        ("else", Keyword::Else),
+        ("refuse", Keyword::Refuse),
+        ("if", Keyword::If),
+        ("then", Keyword::Then),
+        ("match", Keyword::Match),
+        ("witness", Keyword::Witness),
+        ("holds", Keyword::Holds),
+        ("refuses", Keyword::Refuses),
+        ("with", Keyword::With),
+        ("frontier", Keyword::Frontier),
+        ("dissolves", Keyword::Dissolves),
+        ("when", Keyword::When),
+        ("for", Keyword::For),
+        ("in", Keyword::In),
+        ("and", Keyword::And),
+        ("or", Keyword::Or),
+        ("not", Keyword::Not),
+        ("is", Keyword::Is),
+        ("true", Keyword::True),
+        ("false", Keyword::False),
+        ("None", Keyword::None),
+        ("Some", Keyword::Some),
     ];
 
-    pub fn from_str(s: &str) -> Option<Keyword> {
-        Keyword::ALL.iter().find(|(k, _)| *k == s).map(|(_, kw)| *kw)
+    pub fn lookup(s: &str) -> Option<Keyword> {
+        Keyword::ALL
+            .iter()
+            .find(|(k, _)| *k == s)
+            .map(|(_, kw)| *kw)
     }
 
     pub fn as_str(self) -> &'static str {
-        Keyword::ALL.iter().find(|(_, kw)| *kw == self).map(|(k, _)| *k).unwrap_or("?")
+        Keyword::ALL
+            .iter()
+            .find(|(_, kw)| *kw == self)
+            .map(|(k, _)| *k)
+            .unwrap_or("?")
     }
 }
 

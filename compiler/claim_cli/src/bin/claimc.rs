@@ -1,7 +1,7 @@
 //! `claimc`: everything but running witnesses — `check` and `explain`.
 
-use clap::{Parser, Subcommand};
 use claim_cli::Output;
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
@@ -20,9 +20,7 @@ enum Command {
         paths: Vec<PathBuf>,
     },
     /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`.
-    Explain {
-        code: String,
-    },
+    Explain { code: String },
 }
 
 fn main() {
@@ -37,7 +35,11 @@ fn main() {
     claim_cli::main_guarded(move || match args.command {
         Command::Check { paths } => claim_cli::check::run(&paths, color),
         Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
-            Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
+            Some(text) => Output {
+                stdout: text.to_string(),
+                stderr: String::new(),
+                code: 0,
+            },
             None => Output {
                 stdout: String::new(),
                 stderr: format!("error[E0901]: `{code}` is not a Claim diagnostic code\n"),

@@ -19,7 +19,13 @@ enum Callee {
 }
 
 impl Checker<'_> {
-    pub(super) fn call(&mut self, e: &ast::Expr, callee: &ast::Expr, args: &[ast::Expr], expected: Option<&Ty>) -> hir::Expr {
+    pub(super) fn call(
+        &mut self,
+        e: &ast::Expr,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        expected: Option<&Ty>,
+    ) -> hir::Expr {
         let span = e.span;
         let Some(target) = self.callee(callee) else {
             for a in args {
@@ -29,11 +35,17 @@ impl Checker<'_> {
         };
         match target {
             Callee::User(name) => {
-                let Some(sig) = self.fn_sig(&name) else { return mk(H::Error, span, Ty::Error) };
+                let Some(sig) = self.fn_sig(&name) else {
+                    return mk(H::Error, span, Ty::Error);
+                };
                 if !self.arity(&name.name, sig.params.len(), args, span) {
                     return mk(H::Error, span, Ty::Error);
                 }
-                let args = args.iter().zip(&sig.params).map(|(a, (_, t))| self.expr(a, Some(t))).collect();
+                let args = args
+                    .iter()
+                    .zip(&sig.params)
+                    .map(|(a, (_, t))| self.expr(a, Some(t)))
+                    .collect();
                 self.edge(name.clone(), callee.span);
                 mk(H::Call(name, args), span, sig.ret.clone())
             }
@@ -86,8 +98,22 @@ impl Checker<'_> {
         }
         let s = if want == 1 { "" } else { "s" };
         self.error(
-            Diagnostic::error("E0209", format!("`{name}` takes {want} argument{s}, but {} were given", args.len()))
-                .at(self.file, span, format!("{} argument{}", args.len(), if args.len() == 1 { "" } else { "s" })),
+            Diagnostic::error(
+                "E0209",
+                format!(
+                    "`{name}` takes {want} argument{s}, but {} were given",
+                    args.len()
+                ),
+            )
+            .at(
+                self.file,
+                span,
+                format!(
+                    "{} argument{}",
+                    args.len(),
+                    if args.len() == 1 { "" } else { "s" }
+                ),
+            ),
         );
         for a in args {
             self.expr(a, None);
@@ -101,17 +127,20 @@ impl Checker<'_> {
             self.not_callable(callee.span, "this expression");
             return None;
         };
-        let from_item = |this: &Self, target: GlobalName, tag: ItemTag| -> Result<Callee, &'static str> {
-            match tag {
-                ItemTag::Fn => Ok(Callee::User(target)),
-                ItemTag::Type => match this.type_info(&target).map(|i| &i.def) {
-                    Some(TypeDef::Newtype(u)) => Ok(Callee::Newtype(target, u.clone())),
-                    Some(TypeDef::Record { .. }) => Err("a record is built with `Name { field: value, … }`"),
-                    _ => Err("an enum is not callable; name one of its variants"),
-                },
-                ItemTag::Fact => Err("a fact is a value"),
-            }
-        };
+        let from_item =
+            |this: &Self, target: GlobalName, tag: ItemTag| -> Result<Callee, &'static str> {
+                match tag {
+                    ItemTag::Fn => Ok(Callee::User(target)),
+                    ItemTag::Type => match this.type_info(&target).map(|i| &i.def) {
+                        Some(TypeDef::Newtype(u)) => Ok(Callee::Newtype(target, u.clone())),
+                        Some(TypeDef::Record { .. }) => {
+                            Err("a record is built with `Name { field: value, … }`")
+                        }
+                        _ => Err("an enum is not callable; name one of its variants"),
+                    },
+                    ItemTag::Fact => Err("a fact is a value"),
+                }
+            };
         match segs.as_slice() {
             [one] => {
                 let name = one.name.as_str();
@@ -123,7 +152,10 @@ impl Checker<'_> {
                     return match from_item(self, n.target.clone(), n.tag) {
                         Ok(c) => Some(c),
                         Err(why) => {
-                            self.error(Diagnostic::error("E0210", format!("`{name}` is not callable")).at(self.file, one.span, why));
+                            self.error(
+                                Diagnostic::error("E0210", format!("`{name}` is not callable"))
+                                    .at(self.file, one.span, why),
+                            );
                             None
                         }
                     };
@@ -134,31 +166,60 @@ impl Checker<'_> {
                 if let Some(w) = world(name) {
                     return Some(Callee::World(w));
                 }
-                let candidates = self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Fn).map(|(k, _)| &**k).chain(BUILTIN_NAMES.iter().copied());
-                let mut d = Diagnostic::error("E0201", format!("unknown function `{name}`")).at(self.file, one.span, "not found in this scope");
+                let candidates = self
+                    .scope
+                    .names
+                    .iter()
+                    .filter(|(_, n)| n.tag == ItemTag::Fn)
+                    .map(|(k, _)| &**k)
+                    .chain(BUILTIN_NAMES.iter().copied());
+                let mut d = Diagnostic::error("E0201", format!("unknown function `{name}`")).at(
+                    self.file,
+                    one.span,
+                    "not found in this scope",
+                );
                 if let Some(close) = did_you_mean(name, candidates) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 }
                 self.error(d);
                 None
             }
-            [alias, item] if self.local(&alias.name).is_none() && self.scope.modules.contains_key(alias.name.as_str()) => {
+            [alias, item]
+                if self.local(&alias.name).is_none()
+                    && self.scope.modules.contains_key(alias.name.as_str()) =>
+            {
                 let (module, _) = self.scope.modules.get(alias.name.as_str()).cloned()?;
                 let file = self.module_file(&module)?;
-                let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
+                let entry = crate::db::item_index(self.db, file)
+                    .entries
+                    .get(item.name.as_str())
+                    .cloned();
                 let span = alias.span.join(item.span);
                 match entry {
                     Some(e) => match from_item(self, GlobalName::new(&module, &item.name), e.tag) {
                         Ok(c) => Some(c),
                         Err(why) => {
-                            self.error(Diagnostic::error("E0210", format!("`{}.{}` is not callable", alias.name, item.name)).at(self.file, span, why));
+                            self.error(
+                                Diagnostic::error(
+                                    "E0210",
+                                    format!("`{}.{}` is not callable", alias.name, item.name),
+                                )
+                                .at(self.file, span, why),
+                            );
                             None
                         }
                     },
                     None => {
                         self.error(
-                            Diagnostic::error("E0201", format!("module `{module}` has no item named `{}`", item.name))
-                                .at(self.file, item.span, "not declared there"),
+                            Diagnostic::error(
+                                "E0201",
+                                format!("module `{module}` has no item named `{}`", item.name),
+                            )
+                            .at(
+                                self.file,
+                                item.span,
+                                "not declared there",
+                            ),
                         );
                         None
                     }
@@ -180,7 +241,13 @@ impl Checker<'_> {
         );
     }
 
-    fn builtin_call(&mut self, b: B, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> hir::Expr {
+    fn builtin_call(
+        &mut self,
+        b: B,
+        callee: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> hir::Expr {
         let name = match &callee.kind {
             ast::ExprKind::Name(id) => id.name.clone(),
             _ => "built-in".to_string(),
@@ -197,7 +264,11 @@ impl Checker<'_> {
             if !self.arity(&name, params.len(), args, span) {
                 return mk(H::Error, span, Ty::Error);
             }
-            let args = args.iter().zip(params).map(|(a, t)| self.expr(a, Some(t))).collect();
+            let args = args
+                .iter()
+                .zip(params)
+                .map(|(a, t)| self.expr(a, Some(t)))
+                .collect();
             return mk(H::Builtin(b, args), span, ret);
         }
         let list = |t: Ty| Ty::list(t);
@@ -214,7 +285,11 @@ impl Checker<'_> {
             if !self.arity(&name, params.len(), args, span) {
                 return mk(H::Error, span, Ty::Error);
             }
-            let args = args.iter().zip(&params).map(|(a, t)| self.expr(a, Some(t))).collect();
+            let args = args
+                .iter()
+                .zip(&params)
+                .map(|(a, t)| self.expr(a, Some(t)))
+                .collect();
             return mk(H::Builtin(b, args), span, ret);
         }
         // The polymorphic ones: len, get, keys, raw, text, hex.
@@ -226,7 +301,11 @@ impl Checker<'_> {
         let t = first.ty.clone();
         let bad = |this: &mut Self, needs: &str| {
             this.error(
-                Diagnostic::error("E0203", format!("`{name}` takes {needs}, not `{t}`")).at(this.file, first.span, format!("this is a `{t}`")),
+                Diagnostic::error("E0203", format!("`{name}` takes {needs}, not `{t}`")).at(
+                    this.file,
+                    first.span,
+                    format!("this is a `{t}`"),
+                ),
             );
             Ty::Error
         };
@@ -258,9 +337,17 @@ impl Checker<'_> {
                 B::TextOf => Ty::Text,
                 B::Hex => match t {
                     Ty::Sha256 | Ty::Sha1 => Ty::Text,
-                    _ if self.newtype_of(&t).is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1)) => {
-                        let help = format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for a `{t}`");
-                        self.error(Diagnostic::error("E0203", format!("`hex` takes a digest, not `{t}`")).at(self.file, first.span, "a newtype").with_help(help));
+                    _ if self
+                        .newtype_of(&t)
+                        .is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1)) =>
+                    {
+                        let help =
+                            format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for a `{t}`");
+                        self.error(
+                            Diagnostic::error("E0203", format!("`hex` takes a digest, not `{t}`"))
+                                .at(self.file, first.span, "a newtype")
+                                .with_help(help),
+                        );
                         Ty::Error
                     }
                     _ => bad(self, "a Sha256 or Sha1"),

@@ -31,7 +31,13 @@ enum Ctor {
 }
 
 impl Checker<'_> {
-    pub(super) fn check_exhaustive(&mut self, ty: &Ty, arms: &[(hir::Pattern, hir::Expr)], match_span: Span, scrutinee: Span) {
+    pub(super) fn check_exhaustive(
+        &mut self,
+        ty: &Ty,
+        arms: &[(hir::Pattern, hir::Expr)],
+        match_span: Span,
+        scrutinee: Span,
+    ) {
         if ty.has_error() || arms.iter().any(|(p, _)| has_error(p)) {
             return;
         }
@@ -41,13 +47,20 @@ impl Checker<'_> {
             return;
         }
         let shown: Vec<String> = missing.iter().map(|p| self.show(p, ty)).collect();
-        let list = shown.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
+        let list = shown
+            .iter()
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
         let verb = if shown.len() == 1 { "is" } else { "are" };
         self.error(
-            Diagnostic::error("E0207", format!("`match` does not cover every `{ty}`: {list} {verb} not covered"))
-                .at(self.file, scrutinee, format!("{list} not covered"))
-                .with_secondary(self.loc(match_span), "in this `match`")
-                .with_help(format!("add an arm for {list}, or a final `_ => …` arm")),
+            Diagnostic::error(
+                "E0207",
+                format!("`match` does not cover every `{ty}`: {list} {verb} not covered"),
+            )
+            .at(self.file, scrutinee, format!("{list} not covered"))
+            .with_secondary(self.loc(match_span), "in this `match`")
+            .with_help(format!("add an arm for {list}, or a final `_ => …` arm")),
         );
     }
 
@@ -62,10 +75,15 @@ impl Checker<'_> {
                     let sub = self.ctor_tys(&c, ty);
                     let n = sub.len();
                     let spec = specialize(rows, &c, n);
-                    self.useful(&spec, &sub).map(|w| Pat::Ctor(c, w[..n].to_vec()))
+                    self.useful(&spec, &sub)
+                        .map(|w| Pat::Ctor(c, w[..n].to_vec()))
                 })
                 .collect(),
-            None => self.useful(rows, &tys).map(|w| w[0].clone()).into_iter().collect(),
+            None => self
+                .useful(rows, &tys)
+                .map(|w| w[0].clone())
+                .into_iter()
+                .collect(),
         }
     }
 
@@ -135,7 +153,11 @@ impl Checker<'_> {
                 None
             }
             None => {
-                let default: Vec<Vec<Pat>> = rows.iter().filter(|r| matches!(r.first(), Some(Pat::Wild))).map(|r| r[1..].to_vec()).collect();
+                let default: Vec<Vec<Pat>> = rows
+                    .iter()
+                    .filter(|r| matches!(r.first(), Some(Pat::Wild)))
+                    .map(|r| r[1..].to_vec())
+                    .collect();
                 let mut w = self.useful(&default, &tys[1..])?;
                 w.insert(0, Pat::Wild);
                 Some(w)
@@ -146,24 +168,45 @@ impl Checker<'_> {
     fn show(&self, p: &Pat, ty: &Ty) -> String {
         match p {
             Pat::Wild | Pat::Ctor(Ctor::Lit(_), _) => "_".to_string(),
-            Pat::ListRest(ps) => format!("[{}, ..]", ps.iter().map(|_| "_").collect::<Vec<_>>().join(", ")),
+            Pat::ListRest(ps) => format!(
+                "[{}, ..]",
+                ps.iter().map(|_| "_").collect::<Vec<_>>().join(", ")
+            ),
             Pat::Ctor(c, subs) => {
                 let sub_tys = self.ctor_tys(c, ty);
-                let shown: Vec<String> = subs.iter().zip(sub_tys.iter()).map(|(s, t)| self.show(s, t)).collect();
+                let shown: Vec<String> = subs
+                    .iter()
+                    .zip(sub_tys.iter())
+                    .map(|(s, t)| self.show(s, t))
+                    .collect();
                 match c {
                     Ctor::Bool(b) => b.to_string(),
                     Ctor::None => "None".to_string(),
-                    Ctor::Some => format!("Some({})", shown.first().cloned().unwrap_or_else(|| "_".into())),
+                    Ctor::Some => format!(
+                        "Some({})",
+                        shown.first().cloned().unwrap_or_else(|| "_".into())
+                    ),
                     Ctor::List(_) => format!("[{}]", shown.join(", ")),
                     Ctor::Lit(s) => s.clone(),
                     Ctor::Variant(i) => {
-                        let Some((_, vs)) = self.enum_of(ty) else { return "_".into() };
-                        let Some(v) = vs.get(*i as usize) else { return "_".into() };
+                        let Some((_, vs)) = self.enum_of(ty) else {
+                            return "_".into();
+                        };
+                        let Some(v) = vs.get(*i as usize) else {
+                            return "_".into();
+                        };
                         match &v.fields {
                             None => v.name.to_string(),
-                            Some(fs) if shown.iter().all(|s| s == "_") || fs.is_empty() => format!("{} {{ .. }}", v.name),
+                            Some(fs) if shown.iter().all(|s| s == "_") || fs.is_empty() => {
+                                format!("{} {{ .. }}", v.name)
+                            }
                             Some(fs) => {
-                                let parts: Vec<String> = fs.iter().zip(&shown).filter(|(_, s)| *s != "_").map(|(f, s)| format!("{}: {s}", f.name)).collect();
+                                let parts: Vec<String> = fs
+                                    .iter()
+                                    .zip(&shown)
+                                    .filter(|(_, s)| *s != "_")
+                                    .map(|(f, s)| format!("{}: {s}", f.name))
+                                    .collect();
                                 format!("{} {{ {}, .. }}", v.name, parts.join(", "))
                             }
                         }
@@ -193,14 +236,20 @@ fn lower(p: &hir::Pattern) -> Pat {
         P::Some(x) => Pat::Ctor(Ctor::Some, vec![lower(x)]),
         P::Variant { index, fields } => {
             // Sub-patterns by declaration order; unmentioned fields are wild.
-            let n = fields.iter().map(|(i, _)| *i as usize + 1).max().unwrap_or(0);
+            let n = fields
+                .iter()
+                .map(|(i, _)| *i as usize + 1)
+                .max()
+                .unwrap_or(0);
             let mut subs = vec![Pat::Wild; n];
             for (i, f) in fields {
                 subs[*i as usize] = lower(f);
             }
             Pat::Ctor(Ctor::Variant(*index), subs)
         }
-        P::List { elems, rest: false } => Pat::Ctor(Ctor::List(elems.len()), elems.iter().map(lower).collect()),
+        P::List { elems, rest: false } => {
+            Pat::Ctor(Ctor::List(elems.len()), elems.iter().map(lower).collect())
+        }
         P::List { elems, rest: true } => Pat::ListRest(elems.iter().map(lower).collect()),
     }
 }

@@ -9,7 +9,9 @@ mod expr;
 mod naming;
 mod pattern;
 
-use crate::db::{module_scope, module_sigs, parse, refusal_codes, CheckedModule, Db, Program, SourceFile};
+use crate::db::{
+    module_scope, module_sigs, parse, refusal_codes, CheckedModule, Db, Program, SourceFile,
+};
 use crate::hir;
 use crate::scope::Scope;
 use crate::sigs::{FactSig, FnSig, ModuleSigs, TypeResolver};
@@ -61,7 +63,11 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         c.item(item, &mut out);
     }
     naming::check_names(&parsed.module, c.file, &mut c.diags);
-    CheckedModule { hir: Arc::new(out), edges: c.edges, diagnostics: c.diags }
+    CheckedModule {
+        hir: Arc::new(out),
+        edges: c.edges,
+        diagnostics: c.diags,
+    }
 }
 
 impl<'a> Checker<'a> {
@@ -77,10 +83,15 @@ impl<'a> Checker<'a> {
         self.locals.clear();
         self.next_slot = 0;
         self.in_fact = false;
-        self.current = item.kind.name().map(|n| GlobalName::new(&self.module, &n.name));
+        self.current = item
+            .kind
+            .name()
+            .map(|n| GlobalName::new(&self.module, &n.name));
         match &item.kind {
             ItemKind::Fn(f) => {
-                let Some(sig) = self.sigs.fns.get(f.name.name.as_str()).cloned() else { return };
+                let Some(sig) = self.sigs.fns.get(f.name.name.as_str()).cloned() else {
+                    return;
+                };
                 for (name, ty) in &sig.params {
                     self.bind(name.clone(), ty.clone());
                 }
@@ -96,7 +107,9 @@ impl<'a> Checker<'a> {
                 });
             }
             ItemKind::Fact { name, init, .. } => {
-                let Some(sig) = self.sigs.facts.get(name.name.as_str()).cloned() else { return };
+                let Some(sig) = self.sigs.facts.get(name.name.as_str()).cloned() else {
+                    return;
+                };
                 self.in_fact = true;
                 let init = self.expr(init, Some(&sig.ty));
                 out.facts.push(hir::Fact {
@@ -119,7 +132,11 @@ impl<'a> Checker<'a> {
                     loc: self.loc(name.span),
                 });
             }
-            ItemKind::Frontier { name, text, condition } => {
+            ItemKind::Frontier {
+                name,
+                text,
+                condition,
+            } => {
                 self.current = None;
                 let text = self.expr(text, Some(&Ty::Text));
                 let condition = condition.as_ref().map(|c| self.expr(c, Some(&Ty::Bool)));
@@ -146,14 +163,23 @@ impl<'a> Checker<'a> {
             ast::WitnessStmtKind::Refuses { expr, code } => {
                 let expr = self.expr(expr, None);
                 self.check_code(code);
-                hir::WitnessStmtKind::Refuses { expr, code: code.name.as_str().into(), code_span: code.span }
+                hir::WitnessStmtKind::Refuses {
+                    expr,
+                    code: code.name.as_str().into(),
+                    code_span: code.span,
+                }
             }
         };
         hir::WitnessStmt { kind, span: s.span }
     }
 
     /// `let name[: ty] = value`: checks the value, then binds the name.
-    fn let_binding(&mut self, name: &ast::Ident, ty: Option<&ast::TypeExpr>, value: &ast::Expr) -> (hir::Slot, hir::Expr) {
+    fn let_binding(
+        &mut self,
+        name: &ast::Ident,
+        ty: Option<&ast::TypeExpr>,
+        value: &ast::Expr,
+    ) -> (hir::Slot, hir::Expr) {
         let declared = ty.map(|t| self.resolve_type(t));
         let value = self.expr(value, declared.as_ref());
         let ty = declared.unwrap_or_else(|| value.ty.clone());
@@ -161,7 +187,12 @@ impl<'a> Checker<'a> {
     }
 
     fn resolve_type(&mut self, t: &ast::TypeExpr) -> Ty {
-        let r = TypeResolver { db: self.db, program: self.program, scope: self.scope, file: self.file };
+        let r = TypeResolver {
+            db: self.db,
+            program: self.program,
+            scope: self.scope,
+            file: self.file,
+        };
         r.resolve(t, &mut self.diags)
     }
 
@@ -173,7 +204,11 @@ impl<'a> Checker<'a> {
     }
 
     fn local(&self, name: &str) -> Option<(hir::Slot, Ty)> {
-        self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(_, s, t)| (*s, t.clone()))
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _, _)| &**n == name)
+            .map(|(_, s, t)| (*s, t.clone()))
     }
 
     /// Checks that a refusal code is declared; suggests a close one.
@@ -185,7 +220,12 @@ impl<'a> Checker<'a> {
             .at(self.file, code.span, "no `refusal` declares this code");
         match did_you_mean(&code.name, self.codes.iter().map(|c| &**c)) {
             Some(close) => d = d.with_help(format!("did you mean `{close}`?")),
-            None => d = d.with_help(format!("declare it: `refusal {} \"what it means\"`", code.name)),
+            None => {
+                d = d.with_help(format!(
+                    "declare it: `refusal {} \"what it means\"`",
+                    code.name
+                ))
+            }
         }
         self.error(d);
     }

@@ -7,7 +7,8 @@ use super::patterns::plain_text;
 use super::types::{ident, punct, type_expr};
 use super::{Extra, TokenInput};
 use crate::ast::{
-    FieldDecl, FnDecl, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt, WitnessStmtKind,
+    FieldDecl, FnDecl, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt,
+    WitnessStmtKind,
 };
 use crate::token::{Keyword, Token};
 use chumsky::prelude::*;
@@ -28,21 +29,33 @@ fn braces<'t, I: TokenInput<'t> + 't, O: 't>(
     inner: impl Parser<'t, I, O, Extra<'t>> + Clone + 't,
     fallback: impl Fn() -> O + Clone + 't,
 ) -> impl Parser<'t, I, O, Extra<'t>> + Clone {
-    inner.delimited_by(punct("{"), punct("}")).recover_with(via_parser(nested_delimiters(
-        Token::Punct("{"),
-        Token::Punct("}"),
-        [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
-        move |_| fallback(),
-    )))
+    inner
+        .delimited_by(punct("{"), punct("}"))
+        .recover_with(via_parser(nested_delimiters(
+            Token::Punct("{"),
+            Token::Punct("}"),
+            [
+                (Token::Punct("("), Token::Punct(")")),
+                (Token::Punct("["), Token::Punct("]")),
+            ],
+            move |_| fallback(),
+        )))
 }
 
-fn field_decls<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<'t>> + Clone {
+fn field_decls<'t, I: TokenInput<'t> + 't>(
+) -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<'t>> + Clone {
     let attr = punct("@")
         .ignore_then(ident())
         .then(plain_text().delimited_by(punct("("), punct(")")))
         .validate(|(name, key), e, emitter| {
             if name.name != "json" {
-                emitter.emit(Rich::custom(e.span(), format!("unknown attribute `@{}`; the only attribute is `@json(\"key\")`", name.name)));
+                emitter.emit(Rich::custom(
+                    e.span(),
+                    format!(
+                        "unknown attribute `@{}`; the only attribute is `@json(\"key\")`",
+                        name.name
+                    ),
+                ));
             }
             key
         });
@@ -68,10 +81,21 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
     let (full, cond) = expressions::<I>();
 
     let use_ = kw(Keyword::Use)
-        .ignore_then(ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>())
+        .ignore_then(
+            ident()
+                .separated_by(punct("."))
+                .at_least(1)
+                .collect::<Vec<_>>(),
+        )
         .then(
             punct(".")
-                .ignore_then(ident().separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().delimited_by(punct("{"), punct("}")))
+                .ignore_then(
+                    ident()
+                        .separated_by(punct(","))
+                        .allow_trailing()
+                        .collect::<Vec<_>>()
+                        .delimited_by(punct("{"), punct("}")),
+                )
                 .or_not(),
         )
         .map(|(path, selection)| ItemKind::Use(UseDecl { path, selection }));
@@ -89,10 +113,19 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
 
     let variant = ident()
         .then(field_decls().delimited_by(punct("{"), punct("}")).or_not())
-        .map(|(name, fields)| VariantDecl { name, fields: fields.map(|(f, _)| f) });
+        .map(|(name, fields)| VariantDecl {
+            name,
+            fields: fields.map(|(f, _)| f),
+        });
     let enum_ = kw(Keyword::Enum)
         .ignore_then(ident())
-        .then(braces(variant.separated_by(punct(",")).allow_trailing().collect::<Vec<_>>(), Vec::new))
+        .then(braces(
+            variant
+                .separated_by(punct(","))
+                .allow_trailing()
+                .collect::<Vec<_>>(),
+            Vec::new,
+        ))
         .map(|(name, variants)| ItemKind::Enum { name, variants });
 
     let refusal = kw(Keyword::Refusal)
@@ -108,14 +141,30 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
         .then(full.clone())
         .map(|((name, ty), init)| ItemKind::Fact { name, ty, init });
 
-    let param = ident().then_ignore(punct(":")).then(type_expr()).map(|(name, ty)| Param { name, ty });
+    let param = ident()
+        .then_ignore(punct(":"))
+        .then(type_expr())
+        .map(|(name, ty)| Param { name, ty });
     let fn_ = kw(Keyword::Fn)
         .ignore_then(ident())
-        .then(param.separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().delimited_by(punct("("), punct(")")))
+        .then(
+            param
+                .separated_by(punct(","))
+                .allow_trailing()
+                .collect::<Vec<_>>()
+                .delimited_by(punct("("), punct(")")),
+        )
         .then_ignore(punct("->"))
         .then(type_expr())
         .then(block(full.clone(), cond.clone()))
-        .map(|(((name, params), ret), body)| ItemKind::Fn(FnDecl { name, params, ret, body }));
+        .map(|(((name, params), ret), body)| {
+            ItemKind::Fn(FnDecl {
+                name,
+                params,
+                ret,
+                body,
+            })
+        });
 
     let w_let = kw(Keyword::Let)
         .ignore_then(ident())
@@ -123,14 +172,19 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
         .then_ignore(punct("="))
         .then(full.clone())
         .map(|((name, ty), value)| WitnessStmtKind::Let { name, ty, value });
-    let w_holds = kw(Keyword::Holds).ignore_then(full.clone()).map(WitnessStmtKind::Holds);
+    let w_holds = kw(Keyword::Holds)
+        .ignore_then(full.clone())
+        .map(WitnessStmtKind::Holds);
     let w_refuses = kw(Keyword::Refuses)
         .ignore_then(full.clone())
         .then_ignore(kw(Keyword::With))
         .then(ident().labelled("refusal code"))
         .map(|(expr, code)| WitnessStmtKind::Refuses { expr, code });
     let w_stmt = choice((w_let, w_holds, w_refuses))
-        .map_with(|kind, e| WitnessStmt { kind, span: e.span().into() })
+        .map_with(|kind, e| WitnessStmt {
+            kind,
+            span: e.span().into(),
+        })
         .then_ignore(punct(";").or_not());
     let witness = kw(Keyword::Witness)
         .ignore_then(ident())
@@ -141,19 +195,34 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
         .ignore_then(ident())
         .then(braces(
             text_literal(full.clone())
-                .then(kw(Keyword::Dissolves).ignore_then(kw(Keyword::When)).ignore_then(cond.clone()).or_not())
+                .then(
+                    kw(Keyword::Dissolves)
+                        .ignore_then(kw(Keyword::When))
+                        .ignore_then(cond.clone())
+                        .or_not(),
+                )
                 .map(Some),
             || None,
         ))
         .map(|(name, body)| match body {
-            Some((text, condition)) => ItemKind::Frontier { name, text, condition },
+            Some((text, condition)) => ItemKind::Frontier {
+                name,
+                text,
+                condition,
+            },
             None => ItemKind::Error,
         });
 
-    choice((use_, newtype, record, enum_, refusal, fact, fn_, witness, frontier))
-        .map_with(|kind, e| Item { kind, span: SimpleSpan::from(e.span()).into(), docs: Vec::new() })
-        .labelled("item")
-        .then_ignore(end())
+    choice((
+        use_, newtype, record, enum_, refusal, fact, fn_, witness, frontier,
+    ))
+    .map_with(|kind, e| Item {
+        kind,
+        span: e.span().into(),
+        docs: Vec::new(),
+    })
+    .labelled("item")
+    .then_ignore(end())
 }
 
 /// Whether a token starts an item. These keywords never occur inside an

@@ -32,15 +32,20 @@ pub struct Parsed {
 /// Lexes and parses one module.
 pub fn parse_module(src: &str) -> Parsed {
     let lexed = lex(src);
-    let tokens: Vec<(Token, SimpleSpan)> =
-        lexed.tokens.iter().map(|(t, s)| (t.clone(), SimpleSpan::from(s.range()))).collect();
+    let tokens: Vec<(Token, SimpleSpan)> = lexed
+        .tokens
+        .iter()
+        .map(|(t, s)| (t.clone(), SimpleSpan::from(s.range())))
+        .collect();
     let mut errors = lexed.errors;
     let mut errs = Vec::new();
     let mut module = Module::default();
     let parser = items::item();
     for chunk in item_chunks(&tokens) {
         let slice = &tokens[chunk.clone()];
-        let (Some(first), Some(last)) = (slice.first(), slice.last()) else { continue };
+        let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
+            continue;
+        };
         let span = Span::new(first.1.start, last.1.end);
         if !items::starts_item(&first.0) {
             errors.push(
@@ -49,18 +54,28 @@ pub fn parse_module(src: &str) -> Parsed {
             );
             continue;
         }
-        let next_start = tokens.get(chunk.end).map(|t| t.1.start).unwrap_or(src.len());
+        let next_start = tokens
+            .get(chunk.end)
+            .map(|t| t.1.start)
+            .unwrap_or(src.len());
         let eoi = SimpleSpan::from(last.1.end..next_start.max(last.1.end));
-        let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
+        let (item, e) = parser
+            .parse(slice.split_token_span(eoi))
+            .into_output_errors();
         errs.extend(e.into_iter().map(|e| e.into_owned()));
-        module.items.push(item.unwrap_or(Item { kind: ItemKind::Error, span, docs: Vec::new() }));
+        module.items.push(item.unwrap_or(Item {
+            kind: ItemKind::Error,
+            span,
+            docs: Vec::new(),
+        }));
     }
     // A lexical error already reported becomes `Token::Error`; the parse
     // errors it causes would only repeat it.
     let lexed_at: Vec<Span> = errors.iter().map(|e| e.span).collect();
     for e in errs {
         let span = Span::from(*e.span());
-        if matches!(e.found(), Some(Token::Error)) || lexed_at.iter().any(|s| s.start == span.start) {
+        if matches!(e.found(), Some(Token::Error)) || lexed_at.iter().any(|s| s.start == span.start)
+        {
             continue;
         }
         errors.push(syntax_error(&e));
@@ -91,13 +106,29 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>) -> SyntaxError {
         "unexpected here".to_string()
     } else if expected.len() <= 6 {
         format!("expected {}", or_list(&expected))
-    } else if ["name", "`(`", "`[`"].iter().all(|w| expected.iter().any(|e| e == w)) {
+    } else if ["name", "`(`", "`[`"]
+        .iter()
+        .all(|w| expected.iter().any(|e| e == w))
+    {
         "expected an expression".to_string()
-    } else if ["`==`", "`+`", "`.`"].iter().all(|w| expected.iter().any(|e| e == w)) {
+    } else if ["`==`", "`+`", "`.`"]
+        .iter()
+        .all(|w| expected.iter().any(|e| e == w))
+    {
         "expected an operator, or the end of the expression".to_string()
-    } else if let Some(what) = ["expression", "pattern", "type", "item", "name"].iter().find(|w| expected.iter().any(|e| e == *w)) {
+    } else if let Some(what) = ["expression", "pattern", "type", "item", "name"]
+        .iter()
+        .find(|w| expected.iter().any(|e| e == *w))
+    {
         // A long list of tokens reads worse than the one thing they start.
-        format!("expected {} {what}", if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" })
+        format!(
+            "expected {} {what}",
+            if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            }
+        )
     } else {
         format!("expected one of {}", or_list(&expected))
     };
