@@ -26,32 +26,16 @@ fn parser_err_fixtures_snapshot_their_errors() {
     for f in files {
         let src = std::fs::read_to_string(&f).expect("fixture");
         let parsed = claim_syntax::parse_module(&src);
-        assert!(
-            !parsed.errors.is_empty(),
-            "{} parsed without errors",
-            f.display()
-        );
+        assert!(!parsed.errors.is_empty(), "{} parsed without errors", f.display());
         let mut sources = Sources::new();
-        let name = f
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
+        let name = f.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         let fid = sources.add(name.clone(), src.clone());
         let rendered: String = parsed
             .errors
             .iter()
-            .map(|e| {
-                render_human(
-                    &claim_diagnostics::Diagnostic::from_syntax(fid, e),
-                    &sources,
-                    false,
-                )
-            })
+            .map(|e| render_human(&claim_diagnostics::Diagnostic::from_syntax(fid, e), &sources, false))
             .collect();
-        insta::assert_snapshot!(
-            format!("parser_err__{}", name.trim_end_matches(".claim")),
-            rendered
-        );
+        insta::assert_snapshot!(format!("parser_err__{}", name.trim_end_matches(".claim")), rendered);
     }
 }
 
@@ -70,10 +54,7 @@ fn check_codes(path: &Path) -> Vec<(usize, String)> {
                 out.push((0, d.code.to_string()));
                 continue;
             };
-            let line = line_of(
-                sources.text(primary.loc.file),
-                primary.loc.span.start as usize,
-            );
+            let line = line_of(sources.text(primary.loc.file), primary.loc.span.start as usize);
             out.push((line, d.code.to_string()));
         }
     }
@@ -91,10 +72,7 @@ fn check_fixtures_report_exactly_their_annotations() {
         let want = expected_codes(&src);
         let got = check_codes(&f);
         if want != got {
-            failures.push(format!(
-                "{}:\n  expected {want:?}\n  got      {got:?}",
-                f.display()
-            ));
+            failures.push(format!("{}:\n  expected {want:?}\n  got      {got:?}", f.display()));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -115,15 +93,8 @@ fn diagnostic_fixtures() -> Vec<std::path::PathBuf> {
 /// What claim_batch prints for a fixture, run from the fixtures folder so
 /// the paths in the snapshots are stable.
 fn batch_output(path: &Path) -> String {
-    let entry = if path.is_dir() {
-        path.join("main.claim")
-    } else {
-        path.to_path_buf()
-    };
-    let rel = entry
-        .strip_prefix(fixtures())
-        .unwrap_or(&entry)
-        .to_path_buf();
+    let entry = if path.is_dir() { path.join("main.claim") } else { path.to_path_buf() };
+    let rel = entry.strip_prefix(fixtures()).unwrap_or(&entry).to_path_buf();
     let _guard = CWD.lock();
     let prev = std::env::current_dir().expect("cwd");
     std::env::set_current_dir(fixtures()).expect("cd");
@@ -137,10 +108,7 @@ static CWD: std::sync::Mutex<()> = std::sync::Mutex::new(());
 #[test]
 fn diagnostics_snapshots() {
     for f in diagnostic_fixtures() {
-        let name = f
-            .file_stem()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
+        let name = f.file_stem().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         insta::assert_snapshot!(format!("diag__{name}"), batch_output(&f));
     }
 }
@@ -164,11 +132,7 @@ fn every_code_has_a_fixture() {
     }
     for f in claim_files(&fixtures().join("parser/err")) {
         let src = std::fs::read_to_string(&f).expect("fixture");
-        seen.extend(
-            syntax_errors(&src)
-                .into_iter()
-                .map(|(_, c, _)| c.to_string()),
-        );
+        seen.extend(syntax_errors(&src).into_iter().map(|(_, c, _)| c.to_string()));
     }
     let missing: Vec<&str> = claim_diagnostics::codes::CODES
         .iter()
@@ -207,8 +171,5 @@ fn every_emitted_code_is_explained() {
             }
         }
     }
-    assert!(
-        missing.is_empty(),
-        "codes without an explanation: {missing:?}"
-    );
+    assert!(missing.is_empty(), "codes without an explanation: {missing:?}");
 }

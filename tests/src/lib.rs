@@ -40,17 +40,7 @@ pub fn batch(entry: &Path) -> String {
 /// Parses a source text; returns the syntax errors as `(line, code)`.
 pub fn syntax_errors(src: &str) -> Vec<(usize, &'static str, String)> {
     let parsed = claim_syntax::parse_module(src);
-    parsed
-        .errors
-        .iter()
-        .map(|e| {
-            (
-                line_of(src, e.span.start as usize),
-                e.code,
-                e.message.clone(),
-            )
-        })
-        .collect()
+    parsed.errors.iter().map(|e| (line_of(src, e.span.start as usize), e.code, e.message.clone())).collect()
 }
 
 pub fn line_of(src: &str, offset: usize) -> usize {

@@ -53,21 +53,9 @@ fn plural(n: usize, word: &str) -> String {
 fn not_run(diags: &[Diagnostic], sources: &Sources, color: bool, what: &str) -> Output {
     let (errors, warnings) = count(diags);
     let mut err = render_all(diags, sources, color);
-    let warn = if warnings > 0 {
-        format!(", {}", plural(warnings, "warning"))
-    } else {
-        String::new()
-    };
-    let _ = writeln!(
-        err,
-        "error: {what}: {}{warn}; no witness was run",
-        plural(errors, "error")
-    );
-    Output {
-        stdout: String::new(),
-        stderr: err,
-        code: 2,
-    }
+    let warn = if warnings > 0 { format!(", {}", plural(warnings, "warning")) } else { String::new() };
+    let _ = writeln!(err, "error: {what}: {}{warn}; no witness was run", plural(errors, "error"));
+    Output { stdout: String::new(), stderr: err, code: 2 }
 }
 
 pub fn run(opts: &BatchOptions) -> Output {
@@ -95,32 +83,17 @@ pub fn run(opts: &BatchOptions) -> Output {
     let shared = Arc::new(Mutex::new(sources));
     let worlds: Vec<FsWorld> = loaded
         .iter()
-        .map(|(p, l, _)| {
-            FsWorld::new(
-                p.root.clone(),
-                l.dirs.clone(),
-                shared.clone(),
-                opts.max_load_bytes,
-            )
-        })
+        .map(|(p, l, _)| FsWorld::new(p.root.clone(), l.dirs.clone(), shared.clone(), opts.max_load_bytes))
         .collect();
-    let evaluators: Vec<Evaluator<'_>> = loaded
-        .iter()
-        .zip(&worlds)
-        .map(|((_, _, c), w)| Evaluator::new(c, w))
-        .collect();
+    let evaluators: Vec<Evaluator<'_>> =
+        loaded.iter().zip(&worlds).map(|((_, _, c), w)| Evaluator::new(c, w)).collect();
     let mut fact_errors = Vec::new();
     for ev in &evaluators {
         fact_errors.extend(ev.evaluate_facts());
     }
     if !fact_errors.is_empty() {
         let sources = shared.lock().map(|s| s.clone()).unwrap_or_default();
-        return not_run(
-            &fact_errors,
-            &sources,
-            opts.color,
-            "could not evaluate the facts",
-        );
+        return not_run(&fact_errors, &sources, opts.color, "could not evaluate the facts");
     }
 
     let mut reports: Vec<WitnessReport> = Vec::new();
@@ -133,12 +106,7 @@ pub fn run(opts: &BatchOptions) -> Output {
             .flat_map(|m| m.witnesses.iter())
             .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
             .collect();
-        reports.extend(run_parallel(
-            ev,
-            &witnesses,
-            opts.jobs,
-            opts.explain != Explain::Off,
-        ));
+        reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off));
         for m in compiled.modules.values() {
             frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
         }
@@ -150,18 +118,10 @@ pub fn run(opts: &BatchOptions) -> Output {
 }
 
 /// Runs witnesses on `jobs` threads; results come back in input order.
-fn run_parallel(
-    ev: &Evaluator<'_>,
-    witnesses: &[&hir::Witness],
-    jobs: usize,
-    trace: bool,
-) -> Vec<WitnessReport> {
+fn run_parallel(ev: &Evaluator<'_>, witnesses: &[&hir::Witness], jobs: usize, trace: bool) -> Vec<WitnessReport> {
     let jobs = jobs.max(1).min(witnesses.len().max(1));
     if jobs == 1 {
-        return witnesses
-            .iter()
-            .map(|w| run_witness(ev, w, trace))
-            .collect();
+        return witnesses.iter().map(|w| run_witness(ev, w, trace)).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
@@ -177,12 +137,7 @@ fn run_parallel(
             });
         }
     });
-    results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect()
+    results.into_inner().unwrap_or_default().into_iter().flatten().collect()
 }
 
 fn report(
@@ -194,18 +149,10 @@ fn report(
 ) -> Output {
     let mut out = String::new();
     for r in reports {
-        let _ = writeln!(
-            out,
-            "{} {}",
-            if r.passed() { "PASS" } else { "FAIL" },
-            r.name
-        );
+        let _ = writeln!(out, "{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.name);
     }
     let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_ref()).collect();
-    let dissolved: Vec<&Diagnostic> = frontiers
-        .iter()
-        .filter_map(|f| f.dissolved.as_ref())
-        .collect();
+    let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
     for d in failures.iter().chain(dissolved.iter()) {
         out.push('\n');
         out.push_str(&render_human(d, sources, opts.color));
@@ -219,12 +166,7 @@ fn report(
         if !wanted {
             continue;
         }
-        let _ = writeln!(
-            out,
-            "\nexplain {} ({}):",
-            r.name,
-            if r.passed() { "passed" } else { "failed" }
-        );
+        let _ = writeln!(out, "\nexplain {} ({}):", r.name, if r.passed() { "passed" } else { "failed" });
         if r.trace.is_empty() {
             let _ = writeln!(out, "  (no function calls or requirements)");
         }
@@ -233,26 +175,13 @@ fn report(
             let text = match t.text.strip_prefix("require ") {
                 // Show the condition as written: `require n < 100 failed (…)`.
                 Some(rest) => {
-                    let src = sources
-                        .text(t.loc.file)
-                        .get(t.loc.span.range())
-                        .unwrap_or("");
-                    let cond = src
-                        .trim_start_matches("require")
-                        .split(" else")
-                        .next()
-                        .unwrap_or("")
-                        .trim();
+                    let src = sources.text(t.loc.file).get(t.loc.span.range()).unwrap_or("");
+                    let cond = src.trim_start_matches("require").split(" else").next().unwrap_or("").trim();
                     format!("require {cond} {rest}")
                 }
                 None => t.text.clone(),
             };
-            let _ = writeln!(
-                out,
-                "  {}{text}    [{}:{line}]",
-                "  ".repeat(t.depth),
-                sources.name(t.loc.file)
-            );
+            let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
         }
     }
     let open: Vec<&FrontierReport> = frontiers.iter().filter(|f| f.dissolved.is_none()).collect();
@@ -260,13 +189,7 @@ fn report(
         let _ = writeln!(out, "\nopen frontiers:");
         for f in &open {
             let (line, _) = sources.line_col(f.loc.file, f.loc.span.start);
-            let _ = writeln!(
-                out,
-                "  {} ({}:{line}): {}",
-                f.name,
-                sources.name(f.loc.file),
-                f.text
-            );
+            let _ = writeln!(out, "  {} ({}:{line}): {}", f.name, sources.name(f.loc.file), f.text);
         }
     }
     let passed = reports.iter().filter(|r| r.passed()).count();
@@ -279,14 +202,6 @@ fn report(
         let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
     }
     let _ = writeln!(out, "\n{summary}");
-    let code = if failed > 0 || !dissolved.is_empty() {
-        1
-    } else {
-        0
-    };
-    Output {
-        stdout: out,
-        stderr: warnings,
-        code,
-    }
+    let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
+    Output { stdout: out, stderr: warnings, code }
 }

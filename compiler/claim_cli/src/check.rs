@@ -11,11 +11,7 @@ pub fn run(paths: &[PathBuf], color: bool) -> Output {
     let projects = match projects(paths) {
         Ok(p) => p,
         Err(d) => {
-            return Output {
-                stdout: String::new(),
-                stderr: render_all(&[*d], &Sources::new(), color),
-                code: 2,
-            };
+            return Output { stdout: String::new(), stderr: render_all(&[*d], &Sources::new(), color), code: 2 };
         }
     };
     let db = Database::default();
@@ -39,9 +35,5 @@ pub fn run(paths: &[PathBuf], color: bool) -> Output {
         if errors == 1 { "" } else { "s" },
         if warnings == 1 { "" } else { "s" }
     ));
-    Output {
-        stdout: String::new(),
-        stderr,
-        code,
-    }
+    Output { stdout: String::new(), stderr, code }
 }

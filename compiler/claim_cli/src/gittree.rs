@@ -2,11 +2,13 @@
 //! write-tree` computes: blobs of file contents, modes 100644 / 100755 /
 //! 120000 (a symlink's target as its content) / 40000, entries in git's
 //! order (a subtree sorts as if its name ended in `/`), empty directories
-//! omitted, and `.git` ignored.
+//! omitted, and `.git` ignored. Files are hashed in parallel across cores;
+//! the trees are then assembled in one pass.
 
 use sha1::{Digest, Sha1};
+use std::collections::HashMap;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn object_id(kind: &str, body: &[u8]) -> [u8; 20] {
     let mut h = Sha1::new();
@@ -32,10 +34,7 @@ fn blob_of_file(path: &Path, len: u64) -> std::io::Result<[u8; 20]> {
         h.update(&buf[..n]);
     }
     if seen != len {
-        return Err(std::io::Error::other(format!(
-            "`{}` changed while it was hashed",
-            path.display()
-        )));
+        return Err(std::io::Error::other(format!("`{}` changed while it was hashed", path.display())));
     }
     let mut out = [0u8; 20];
     out.copy_from_slice(&h.finalize()[..]);
@@ -64,10 +63,15 @@ fn is_executable(_: &std::fs::Metadata) -> bool {
     false
 }
 
-/// The tree id of a directory; `None` inside for an empty tree (which git
-/// leaves out of its parent).
-fn tree(dir: &Path) -> std::io::Result<Option<[u8; 20]>> {
-    let mut entries: Vec<(Vec<u8>, bool, &'static str, [u8; 20])> = Vec::new();
+/// A directory as read from disk, before hashing.
+enum Node {
+    File { path: PathBuf, exec: bool },
+    Link(Vec<u8>),
+    Dir(Vec<(Vec<u8>, Node)>),
+}
+
+fn read_tree(dir: &Path, files: &mut Vec<(PathBuf, u64)>) -> std::io::Result<Vec<(Vec<u8>, Node)>> {
+    let mut out = Vec::new();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name();
@@ -77,42 +81,71 @@ fn tree(dir: &Path) -> std::io::Result<Option<[u8; 20]>> {
         let path = e.path();
         let meta = std::fs::symlink_metadata(&path)?;
         let ft = meta.file_type();
-        let bytes = name_bytes(&name);
-        if ft.is_symlink() {
-            let target = std::fs::read_link(&path)?;
-            entries.push((
-                bytes,
-                false,
-                "120000",
-                object_id("blob", &name_bytes(target.as_os_str())),
-            ));
+        let node = if ft.is_symlink() {
+            Node::Link(name_bytes(std::fs::read_link(&path)?.as_os_str()))
         } else if ft.is_dir() {
-            if let Some(id) = tree(&path)? {
-                entries.push((bytes, true, "40000", id));
-            }
+            Node::Dir(read_tree(&path, files)?)
         } else if ft.is_file() {
-            let mode = if is_executable(&meta) {
-                "100755"
-            } else {
-                "100644"
-            };
-            entries.push((bytes, false, mode, blob_of_file(&path, meta.len())?));
+            files.push((path.clone(), meta.len()));
+            Node::File { path, exec: is_executable(&meta) }
+        } else {
+            continue; // sockets, fifos: git does not add them
+        };
+        out.push((name_bytes(&name), node));
+    }
+    Ok(out)
+}
+
+/// Hashes every file as a git blob, on all cores.
+fn hash_files(files: &[(PathBuf, u64)]) -> std::io::Result<HashMap<PathBuf, [u8; 20]>> {
+    let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(files.len().max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::with_capacity(files.len()));
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((path, len)) = files.get(i) else { break };
+                let r = blob_of_file(path, *len).map(|id| (path.clone(), id));
+                if let Ok(mut v) = results.lock() {
+                    v.push(r);
+                }
+            });
+        }
+    });
+    results.into_inner().map_err(|_| std::io::Error::other("a hashing thread failed"))?.into_iter().collect()
+}
+
+/// A tree's id; `None` for an empty tree, which git leaves out of its parent.
+fn tree_of(entries: &[(Vec<u8>, Node)], blobs: &HashMap<PathBuf, [u8; 20]>) -> std::io::Result<Option<[u8; 20]>> {
+    let mut rows: Vec<(Vec<u8>, &'static str, [u8; 20])> = Vec::new();
+    for (name, node) in entries {
+        match node {
+            Node::Link(target) => rows.push((name.clone(), "120000", object_id("blob", target))),
+            Node::File { path, exec, .. } => {
+                let id = *blobs.get(path).ok_or_else(|| std::io::Error::other("a file was not hashed"))?;
+                rows.push((name.clone(), if *exec { "100755" } else { "100644" }, id));
+            }
+            Node::Dir(children) => {
+                if let Some(id) = tree_of(children, blobs)? {
+                    rows.push((name.clone(), "40000", id));
+                }
+            }
         }
     }
-    if entries.is_empty() {
+    if rows.is_empty() {
         return Ok(None);
     }
     // git compares names as bytes, a tree's name as if followed by `/`.
-    let key = |(name, is_dir, _, _): &(Vec<u8>, bool, &str, [u8; 20])| {
+    rows.sort_by_cached_key(|(name, mode, _)| {
         let mut k = name.clone();
-        if *is_dir {
+        if *mode == "40000" {
             k.push(b'/');
         }
         k
-    };
-    entries.sort_by_key(key);
+    });
     let mut body = Vec::new();
-    for (name, _, mode, id) in &entries {
+    for (name, mode, id) in &rows {
         body.extend_from_slice(mode.as_bytes());
         body.push(b' ');
         body.extend_from_slice(name);
@@ -124,5 +157,8 @@ fn tree(dir: &Path) -> std::io::Result<Option<[u8; 20]>> {
 
 /// The tree id of `dir` (an empty directory has git's empty tree id).
 pub fn tree_id(dir: &Path) -> std::io::Result<[u8; 20]> {
-    Ok(tree(dir)?.unwrap_or_else(|| object_id("tree", b"")))
+    let mut files = Vec::new();
+    let entries = read_tree(dir, &mut files)?;
+    let blobs = hash_files(&files)?;
+    Ok(tree_of(&entries, &blobs)?.unwrap_or_else(|| object_id("tree", b"")))
 }

@@ -5,6 +5,7 @@
 pub mod batch;
 pub mod check;
 pub mod gittree;
+pub mod oci;
 pub mod project;
 pub mod stdlib;
 pub mod world;
@@ -36,22 +37,17 @@ pub fn main_guarded(f: impl FnOnce() -> Output + Send + 'static) -> ! {
             "error[E0999]: internal compiler error: {info}\nnote: this is a bug in Claim; no witness result from this run can be trusted"
         );
     }));
-    let handle = std::thread::Builder::new()
-        .stack_size(256 << 20)
-        .spawn(move || {
-            if std::env::var_os("CLAIM_INTERNAL_PANIC").is_some() {
-                // A hook for the fail-closed tests: proves a crash exits 101.
-                panic!("deliberate panic (CLAIM_INTERNAL_PANIC is set)");
-            }
-            f()
-        });
+    let handle = std::thread::Builder::new().stack_size(256 << 20).spawn(move || {
+        if std::env::var_os("CLAIM_INTERNAL_PANIC").is_some() {
+            // A hook for the fail-closed tests: proves a crash exits 101.
+            panic!("deliberate panic (CLAIM_INTERNAL_PANIC is set)");
+        }
+        f()
+    });
     let result = match handle {
         Ok(h) => h.join(),
         Err(e) => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "error[E0999]: internal compiler error: cannot start: {e}"
-            );
+            let _ = writeln!(std::io::stderr(), "error[E0999]: internal compiler error: cannot start: {e}");
             std::process::exit(101);
         }
     };

@@ -60,20 +60,12 @@ fn claim_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 pub fn projects(entries: &[PathBuf]) -> Result<Vec<Project>, Box<Diagnostic>> {
     let mut groups: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     for entry in entries {
-        let abs = std::path::absolute(entry).map_err(|e| {
-            Box::new(usage_error(format!(
-                "cannot resolve `{}`: {e}",
-                entry.display()
-            )))
-        })?;
+        let abs = std::path::absolute(entry)
+            .map_err(|e| Box::new(usage_error(format!("cannot resolve `{}`: {e}", entry.display()))))?;
         if abs.is_dir() {
             let mut files = Vec::new();
-            claim_files(&abs, &mut files).map_err(|e| {
-                Box::new(usage_error(format!(
-                    "cannot read the folder `{}`: {e}",
-                    entry.display()
-                )))
-            })?;
+            claim_files(&abs, &mut files)
+                .map_err(|e| Box::new(usage_error(format!("cannot read the folder `{}`: {e}", entry.display()))))?;
             let outer = nearest_manifest(&abs, None).unwrap_or_else(|| abs.clone());
             for f in files {
                 let dir = f.parent().unwrap_or(&abs).to_path_buf();
@@ -104,10 +96,7 @@ pub fn projects(entries: &[PathBuf]) -> Result<Vec<Project>, Box<Diagnostic>> {
 /// The module path of a file under a root: `a/b.claim` → `a.b`.
 pub fn module_name(root: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(root).unwrap_or(file);
-    let s = rel
-        .with_extension("")
-        .to_string_lossy()
-        .replace(['/', '\\'], ".");
+    let s = rel.with_extension("").to_string_lossy().replace(['/', '\\'], ".");
     s.trim_start_matches('.').to_string()
 }
 
@@ -116,7 +105,8 @@ pub fn module_name(root: &Path, file: &Path) -> String {
 pub fn display_name(path: &Path) -> String {
     if let Ok(cwd) = std::env::current_dir() {
         if let Ok(rel) = path.strip_prefix(&cwd) {
-            return rel.display().to_string();
+            let s = rel.display().to_string();
+            return if s.is_empty() { ".".to_string() } else { s };
         }
     }
     path.display().to_string()
@@ -139,16 +129,9 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
     let mut dirs = HashMap::new();
     let mut errors = Vec::new();
     let mut unreadable = BTreeMap::new();
-    let entries: Vec<String> = project
-        .entries
-        .iter()
-        .map(|e| module_name(&project.root, e))
-        .collect();
-    let mut queue: Vec<(String, Option<PathBuf>)> = project
-        .entries
-        .iter()
-        .map(|e| (module_name(&project.root, e), Some(e.clone())))
-        .collect();
+    let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
+    let mut queue: Vec<(String, Option<PathBuf>)> =
+        project.entries.iter().map(|e| (module_name(&project.root, e), Some(e.clone()))).collect();
     queue.reverse();
     while let Some((module, path)) = queue.pop() {
         if modules.contains_key(&module) {
@@ -158,20 +141,10 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
             let Some(src) = crate::stdlib::source(&module) else {
                 continue;
             };
-            let fid = sources.add(
-                format!(
-                    "<std>/{}.claim",
-                    module.trim_start_matches("std.").replace('.', "/")
-                ),
-                src,
-            );
+            let fid = sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src);
             (src.to_string(), fid)
         } else {
-            let path = path.unwrap_or_else(|| {
-                project
-                    .root
-                    .join(format!("{}.claim", module.replace('.', "/")))
-            });
+            let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
             if !path.exists() {
                 // Reported at the `use` by the checker, which knows where it is.
                 continue;
@@ -184,32 +157,18 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
                 Ok(bytes) => match String::from_utf8(bytes) {
                     Ok(text) => {
                         let fid = sources.add(display_name(&path), text.clone());
-                        dirs.insert(
-                            fid,
-                            path.parent().map(Path::to_path_buf).unwrap_or_default(),
-                        );
+                        dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
                         (text, fid)
                     }
                     Err(e) => {
                         let offset = e.utf8_error().valid_up_to();
                         let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
                         let fid = sources.add(display_name(&path), lossy.clone());
-                        let end = lossy
-                            .char_indices()
-                            .map(|(i, _)| i)
-                            .find(|i| *i > offset)
-                            .unwrap_or(lossy.len());
+                        let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
                         errors.push(
-                            Diagnostic::error(
-                                "E0001",
-                                format!("`{}` is not valid UTF-8", display_name(&path)),
-                            )
-                            .at(
-                                fid,
-                                Span::new(offset, end),
-                                format!("invalid byte at offset {offset}"),
-                            )
-                            .with_help("Claim source must be UTF-8 text"),
+                            Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", display_name(&path)))
+                                .at(fid, Span::new(offset, end), format!("invalid byte at offset {offset}"))
+                                .with_help("Claim source must be UTF-8 text"),
                         );
                         continue;
                     }
@@ -229,10 +188,5 @@ pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
         modules.insert(module, file);
     }
     let program = Program::new(db, modules, entries.clone(), unreadable);
-    Loaded {
-        program,
-        entries,
-        dirs,
-        errors,
-    }
+    Loaded { program, entries, dirs, errors }
 }

@@ -2,8 +2,11 @@
 //! `stdlib/` folder, so the binaries need no files beside them.
 
 /// `(module path, source)`.
-pub const MODULES: &[(&str, &str)] =
-    &[("std.digest", include_str!("../../../stdlib/digest.claim"))];
+pub const MODULES: &[(&str, &str)] = &[
+    ("std.digest", include_str!("../../../stdlib/digest.claim")),
+    ("std.git", include_str!("../../../stdlib/git.claim")),
+    ("std.oci", include_str!("../../../stdlib/oci.claim")),
+];
 
 pub fn source(module: &str) -> Option<&'static str> {
     MODULES.iter().find(|(m, _)| *m == module).map(|(_, s)| *s)

@@ -51,12 +51,7 @@ impl FsWorld {
         }
     }
 
-    fn err(
-        call: &WorldCall<'_>,
-        code: &'static str,
-        message: String,
-        label: &str,
-    ) -> Vec<Diagnostic> {
+    fn err(call: &WorldCall<'_>, code: &'static str, message: String, label: &str) -> Vec<Diagnostic> {
         vec![Diagnostic::error(code, message).at_loc(call.call, label)]
     }
 
@@ -64,98 +59,59 @@ impl FsWorld {
     pub fn resolve(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
         let p = call.path;
         if p.is_empty() {
-            return Err(Self::err(
-                call,
-                "E0302",
-                "empty path".into(),
-                "names no file",
-            ));
+            return Err(Self::err(call, "E0302", "empty path".into(), "names no file"));
         }
         let (base, rel) = if let Some(rest) = p.strip_prefix("//") {
             (self.root.clone(), rest)
         } else if Path::new(p).is_absolute() || p.starts_with('/') || p.starts_with('\\') {
-            return Err(vec![Diagnostic::error(
-                "E0304",
-                format!("absolute path `{p}`"),
-            )
-            .at_loc(call.call, "paths must be relative")
-            .with_help(
-                "write it relative to this file, or to the project root with `//`",
-            )]);
+            return Err(vec![Diagnostic::error("E0304", format!("absolute path `{p}`"))
+                .at_loc(call.call, "paths must be relative")
+                .with_help("write it relative to this file, or to the project root with `//`")]);
         } else {
-            (
-                self.dirs
-                    .get(&call.from)
-                    .cloned()
-                    .unwrap_or_else(|| self.root.clone()),
-                p,
-            )
+            (self.dirs.get(&call.from).cloned().unwrap_or_else(|| self.root.clone()), p)
         };
         // Normalise lexically, refusing to climb above the root.
         let mut parts: Vec<std::ffi::OsString> = Vec::new();
-        let base_rel = base
-            .strip_prefix(&self.root)
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
+        let base_rel = base.strip_prefix(&self.root).map(Path::to_path_buf).unwrap_or_default();
         for c in base_rel.components().chain(Path::new(rel).components()) {
             match c {
                 Component::Normal(s) => parts.push(s.to_os_string()),
                 Component::CurDir => {}
                 Component::ParentDir => {
                     if parts.pop().is_none() {
-                        return Err(vec![Diagnostic::error(
-                            "E0303",
-                            format!("path `{p}` leaves the project root"),
-                        )
-                        .at_loc(call.call, "climbs out of the project root")
-                        .with_note(format!("the project root is `{}`", self.root.display()))]);
+                        return Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root"))
+                            .at_loc(call.call, "climbs out of the project root")
+                            .with_note(format!(
+                                "the project root is `{}`",
+                                crate::project::display_name(&self.root)
+                            ))]);
                     }
                 }
                 _ => {
-                    return Err(Self::err(
-                        call,
-                        "E0304",
-                        format!("absolute path `{p}`"),
-                        "paths must be relative",
-                    ));
+                    return Err(Self::err(call, "E0304", format!("absolute path `{p}`"), "paths must be relative"));
                 }
             }
         }
         let full: PathBuf = parts.iter().fold(self.root.clone(), |acc, s| acc.join(s));
         match full.canonicalize() {
             Ok(real) if real.starts_with(&self.real_root) => Ok(real),
-            Ok(real) => Err(vec![Diagnostic::error(
-                "E0303",
-                format!("path `{p}` leaves the project root through a symlink"),
-            )
-            .at_loc(call.call, format!("resolves to `{}`", real.display()))
-            .with_note(format!("the project root is `{}`", self.root.display()))]),
+            Ok(real) => {
+                Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root through a symlink"))
+                    .at_loc(call.call, format!("resolves to `{}`", real.display()))
+                    .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)))])
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Self::err(
                 call,
                 "E0302",
                 format!("cannot read `{p}`: no such file or directory"),
                 "names a file that does not exist",
             )),
-            Err(e) => Err(Self::err(
-                call,
-                "E0302",
-                format!("cannot read `{p}`: {e}"),
-                "cannot be read",
-            )),
+            Err(e) => Err(Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read")),
         }
     }
 
-    fn json(
-        &self,
-        call: &WorldCall<'_>,
-        path: &Path,
-    ) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
-        if let Some(hit) = self
-            .json_cache
-            .lock()
-            .ok()
-            .and_then(|c| c.get(path).cloned())
-        {
+    fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
+        if let Some(hit) = self.json_cache.lock().ok().and_then(|c| c.get(path).cloned()) {
             return hit;
         }
         let result = self.read_json(call, path);
@@ -165,80 +121,36 @@ impl FsWorld {
         result
     }
 
-    fn read_json(
-        &self,
-        call: &WorldCall<'_>,
-        path: &Path,
-    ) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
+    fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
         let p = call.path;
-        let meta = std::fs::metadata(path).map_err(|e| {
-            Self::err(
-                call,
-                "E0302",
-                format!("cannot read `{p}`: {e}"),
-                "cannot be read",
-            )
-        })?;
+        let meta = std::fs::metadata(path)
+            .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
         if !meta.is_file() {
-            return Err(Self::err(
-                call,
-                "E0302",
-                format!("cannot load `{p}`: not a file"),
-                "not a file",
-            ));
+            return Err(Self::err(call, "E0302", format!("cannot load `{p}`: not a file"), "not a file"));
         }
         if meta.len() > self.max_load_bytes {
-            return Err(vec![Diagnostic::error(
-                "E0307",
-                format!("`{p}` is larger than the load limit"),
-            )
-            .at_loc(
-                call.call,
-                format!("{} bytes; the limit is {}", meta.len(), self.max_load_bytes),
-            )
-            .with_help("raise the limit with `--max-load-bytes`")]);
+            return Err(vec![Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
+                .at_loc(call.call, format!("{} bytes; the limit is {}", meta.len(), self.max_load_bytes))
+                .with_help("raise the limit with `--max-load-bytes`")]);
         }
-        let bytes = std::fs::read(path).map_err(|e| {
-            Self::err(
-                call,
-                "E0302",
-                format!("cannot read `{p}`: {e}"),
-                "cannot be read",
-            )
-        })?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let fid = match self.sources.lock() {
             Ok(mut s) => s.add(crate::project::display_name(path), text.clone()),
-            Err(_) => {
-                return Err(Self::err(
-                    call,
-                    "E0999",
-                    "internal error: sources lock".into(),
-                    "here",
-                ))
-            }
+            Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
         };
         if let Err(e) = std::str::from_utf8(&bytes) {
             let at = e.valid_up_to();
-            return Err(vec![Diagnostic::error(
-                "E0305",
-                format!("`{p}` is not valid UTF-8 JSON"),
-            )
-            .at(
-                fid,
-                Span::new(at, at + 1),
-                format!("invalid byte at offset {at}"),
-            )
-            .with_secondary(call.call, "loaded here")]);
+            return Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid UTF-8 JSON"))
+                .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {at}"))
+                .with_secondary(call.call, "loaded here")]);
         }
         match json::parse(&text) {
             Ok(doc) => Ok((Arc::new(doc), fid)),
-            Err(e) => Err(vec![Diagnostic::error(
-                "E0305",
-                format!("`{p}` is not valid JSON: {}", e.message),
-            )
-            .at(fid, e.span, e.message.clone())
-            .with_secondary(call.call, "loaded here")]),
+            Err(e) => Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid JSON: {}", e.message))
+                .at(fid, e.span, e.message.clone())
+                .with_secondary(call.call, "loaded here")]),
         }
     }
 
@@ -293,14 +205,8 @@ impl World for FsWorld {
                     "a directory; use `git_tree` for a tree",
                 ));
             }
-            sha256_file(&path).map_err(|e| {
-                Self::err(
-                    call,
-                    "E0302",
-                    format!("cannot read `{}`: {e}", call.path),
-                    "cannot be read",
-                )
-            })
+            sha256_file(&path)
+                .map_err(|e| Self::err(call, "E0302", format!("cannot read `{}`: {e}", call.path), "cannot be read"))
         })
     }
 
@@ -316,22 +222,31 @@ impl World for FsWorld {
                 ));
             }
             crate::gittree::tree_id(&path).map_err(|e| {
-                Self::err(
-                    call,
-                    "E0302",
-                    format!("cannot read the tree `{}`: {e}", call.path),
-                    "cannot be read",
-                )
+                Self::err(call, "E0302", format!("cannot read the tree `{}`: {e}", call.path), "cannot be read")
             })
         })
+    }
+    fn oci_image(
+        &self,
+        call: &WorldCall<'_>,
+        reference: &str,
+        ty: &Ty,
+        types: &Types,
+    ) -> Result<Value, Vec<Diagnostic>> {
+        let path = self.resolve(call)?;
+        if !path.is_dir() {
+            return Err(Self::err(
+                call,
+                "E0308",
+                format!("`{}` is not a directory", call.path),
+                "`oci_image` needs an OCI layout directory",
+            ));
+        }
+        crate::oci::read_image(&path, call, reference, ty, types, self.max_load_bytes)
     }
 }
 
 /// Where the call came from, for tests.
 pub fn call_at(path: &str, from: FileId) -> WorldCall<'_> {
-    WorldCall {
-        path,
-        from,
-        call: Loc::new(from, Span::default()),
-    }
+    WorldCall { path, from, call: Loc::new(from, Span::default()) }
 }

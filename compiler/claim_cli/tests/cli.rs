@@ -10,10 +10,7 @@ fn repo() -> PathBuf {
 
 fn run(bin: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let mut cmd = Command::new(bin);
-    cmd.args(args)
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .env_remove("CLAIM_INTERNAL_PANIC");
+    cmd.args(args).current_dir(repo()).env("NO_COLOR", "1").env_remove("CLAIM_INTERNAL_PANIC");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -38,12 +35,7 @@ fn last_line(s: &str) -> &str {
 }
 
 fn no_pass(out: &str, err: &str) {
-    assert!(
-        !out.lines()
-            .chain(err.lines())
-            .any(|l| l.starts_with("PASS")),
-        "a PASS line was printed:\n{out}{err}"
-    );
+    assert!(!out.lines().chain(err.lines()).any(|l| l.starts_with("PASS")), "a PASS line was printed:\n{out}{err}");
 }
 
 const FAILURES: &str = "tests/fixtures/diagnostics/witness_failures.claim";
@@ -52,10 +44,7 @@ const FAILURES: &str = "tests/fixtures/diagnostics/witness_failures.claim";
 fn the_examples_pass() {
     let (code, out, err) = batch(&["--entry", "examples"]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(
-        last_line(&out).ends_with(" PASS") && !last_line(&out).contains("FAIL"),
-        "{out}"
-    );
+    assert!(last_line(&out).ends_with(" PASS") && !last_line(&out).contains("FAIL"), "{out}");
     assert!(out.contains("open frontiers:"), "{out}");
 }
 
@@ -73,10 +62,7 @@ fn compile_errors_exit_2_without_pass() {
     let (code, out, err) = batch(&["--entry", "tests/fixtures/check/mismatches.claim"]);
     assert_eq!(code, 2);
     no_pass(&out, &err);
-    assert!(
-        err.contains("[E0203]") && err.contains("no witness was run"),
-        "{err}"
-    );
+    assert!(err.contains("[E0203]") && err.contains("no witness was run"), "{err}");
 }
 
 #[test]
@@ -105,27 +91,18 @@ fn a_missing_entry_is_a_usage_error() {
     let (code, out, err) = batch(&["--entry", "no/such/place.claim"]);
     assert_eq!(code, 2);
     no_pass(&out, &err);
-    assert!(
-        err.contains("E0901") && err.contains("no/such/place.claim"),
-        "{err}"
-    );
+    assert!(err.contains("E0901") && err.contains("no/such/place.claim"), "{err}");
     let (code, _, _) = batch(&[]);
     assert_eq!(code, 2, "no --entry is misuse");
 }
 
 #[test]
 fn a_panic_exits_101_and_never_passes() {
-    let (code, out, err) = run(
-        env!("CARGO_BIN_EXE_claim_batch"),
-        &["--entry", "examples"],
-        &[("CLAIM_INTERNAL_PANIC", "1")],
-    );
+    let (code, out, err) =
+        run(env!("CARGO_BIN_EXE_claim_batch"), &["--entry", "examples"], &[("CLAIM_INTERNAL_PANIC", "1")]);
     assert_eq!(code, 101);
     no_pass(&out, &err);
-    assert!(
-        err.contains("E0999") && err.contains("internal compiler error"),
-        "{err}"
-    );
+    assert!(err.contains("E0999") && err.contains("internal compiler error"), "{err}");
 }
 
 #[test]
@@ -147,18 +124,9 @@ fn filter_runs_only_matching_witnesses() {
 #[test]
 fn explain_traces_requires_with_their_values() {
     let (_, out, _) = batch(&["--entry", FAILURES, "--explain"]);
-    assert!(
-        out.contains("explain unexpected_refusal (failed):"),
-        "{out}"
-    );
-    assert!(
-        out.contains("require n < 100 failed (left: 150, right: 100)"),
-        "{out}"
-    );
-    assert!(
-        !out.contains("explain passes"),
-        "passing witnesses only with --explain=all"
-    );
+    assert!(out.contains("explain unexpected_refusal (failed):"), "{out}");
+    assert!(out.contains("require n < 100 failed (left: 150, right: 100)"), "{out}");
+    assert!(!out.contains("explain passes"), "passing witnesses only with --explain=all");
     let (_, out, _) = batch(&["--entry", FAILURES, "--explain=all"]);
     assert!(out.contains("explain passes (passed):"), "{out}");
 }
@@ -192,10 +160,7 @@ fn claimc_check_compiles_without_running() {
     let (code, out, err) = claimc(&["check", "tests/fixtures/check/records.claim"]);
     assert_eq!(code, 2);
     no_pass(&out, &err);
-    assert!(
-        err.contains("[E0204]") && err.contains("[E0205]") && err.contains("[E0206]"),
-        "{err}"
-    );
+    assert!(err.contains("[E0204]") && err.contains("[E0205]") && err.contains("[E0206]"), "{err}");
 }
 
 #[test]

@@ -4,275 +4,67 @@
 
 /// `(code, title, explanation)`.
 pub const CODES: &[(&str, &str, &str)] = &[
-    (
-        "E0001",
-        "source is not valid UTF-8",
-        include_str!("../explanations/E0001.md"),
-    ),
-    (
-        "E0002",
-        "unexpected character",
-        include_str!("../explanations/E0002.md"),
-    ),
-    (
-        "E0003",
-        "unterminated text literal",
-        include_str!("../explanations/E0003.md"),
-    ),
-    (
-        "E0004",
-        "invalid escape or brace in text",
-        include_str!("../explanations/E0004.md"),
-    ),
-    (
-        "E0005",
-        "malformed digest literal",
-        include_str!("../explanations/E0005.md"),
-    ),
-    (
-        "E0006",
-        "literal out of range",
-        include_str!("../explanations/E0006.md"),
-    ),
-    (
-        "E0007",
-        "unknown duration unit",
-        include_str!("../explanations/E0007.md"),
-    ),
-    (
-        "E0010",
-        "syntax error",
-        include_str!("../explanations/E0010.md"),
-    ),
-    (
-        "E0011",
-        "expected an item",
-        include_str!("../explanations/E0011.md"),
-    ),
-    (
-        "E0101",
-        "module not found",
-        include_str!("../explanations/E0101.md"),
-    ),
-    (
-        "E0102",
-        "import cycle",
-        include_str!("../explanations/E0102.md"),
-    ),
-    (
-        "E0103",
-        "name collision at `use`",
-        include_str!("../explanations/E0103.md"),
-    ),
-    (
-        "E0104",
-        "name not found in module",
-        include_str!("../explanations/E0104.md"),
-    ),
-    (
-        "E0105",
-        "item declared twice",
-        include_str!("../explanations/E0105.md"),
-    ),
-    (
-        "E0106",
-        "module cannot be read",
-        include_str!("../explanations/E0106.md"),
-    ),
-    (
-        "E0201",
-        "unknown name",
-        include_str!("../explanations/E0201.md"),
-    ),
-    (
-        "E0202",
-        "unknown type",
-        include_str!("../explanations/E0202.md"),
-    ),
-    (
-        "E0203",
-        "mismatched types",
-        include_str!("../explanations/E0203.md"),
-    ),
-    (
-        "E0204",
-        "missing field in record literal",
-        include_str!("../explanations/E0204.md"),
-    ),
-    (
-        "E0205",
-        "unknown field",
-        include_str!("../explanations/E0205.md"),
-    ),
-    (
-        "E0206",
-        "field given twice",
-        include_str!("../explanations/E0206.md"),
-    ),
-    (
-        "E0207",
-        "match is not exhaustive",
-        include_str!("../explanations/E0207.md"),
-    ),
-    (
-        "E0208",
-        "type annotations needed",
-        include_str!("../explanations/E0208.md"),
-    ),
-    (
-        "E0209",
-        "wrong number of arguments",
-        include_str!("../explanations/E0209.md"),
-    ),
-    (
-        "E0210",
-        "not callable",
-        include_str!("../explanations/E0210.md"),
-    ),
-    (
-        "E0211",
-        "operator does not apply",
-        include_str!("../explanations/E0211.md"),
-    ),
-    (
-        "E0212",
-        "undeclared refusal code",
-        include_str!("../explanations/E0212.md"),
-    ),
-    (
-        "E0213",
-        "refusal code declared twice",
-        include_str!("../explanations/E0213.md"),
-    ),
-    (
-        "E0214",
-        "witness declared twice",
-        include_str!("../explanations/E0214.md"),
-    ),
-    (
-        "E0215",
-        "recursion is not allowed",
-        include_str!("../explanations/E0215.md"),
-    ),
-    (
-        "E0216",
-        "world function outside a fact",
-        include_str!("../explanations/E0216.md"),
-    ),
-    (
-        "E0217",
-        "`is` pattern binds a name",
-        include_str!("../explanations/E0217.md"),
-    ),
-    (
-        "E0218",
-        "pattern does not fit",
-        include_str!("../explanations/E0218.md"),
-    ),
-    (
-        "E0219",
-        "wrong type arguments",
-        include_str!("../explanations/E0219.md"),
-    ),
-    (
-        "E0220",
-        "name bound twice",
-        include_str!("../explanations/E0220.md"),
-    ),
-    (
-        "E0221",
-        "frontier declared twice",
-        include_str!("../explanations/E0221.md"),
-    ),
-    (
-        "E0301",
-        "a fact refused",
-        include_str!("../explanations/E0301.md"),
-    ),
-    (
-        "E0302",
-        "file cannot be read",
-        include_str!("../explanations/E0302.md"),
-    ),
-    (
-        "E0303",
-        "path leaves the project root",
-        include_str!("../explanations/E0303.md"),
-    ),
-    (
-        "E0304",
-        "absolute path",
-        include_str!("../explanations/E0304.md"),
-    ),
-    (
-        "E0305",
-        "invalid JSON",
-        include_str!("../explanations/E0305.md"),
-    ),
-    (
-        "E0306",
-        "JSON does not fit the type",
-        include_str!("../explanations/E0306.md"),
-    ),
-    (
-        "E0307",
-        "file too large",
-        include_str!("../explanations/E0307.md"),
-    ),
-    (
-        "E0308",
-        "not a directory",
-        include_str!("../explanations/E0308.md"),
-    ),
-    (
-        "E0401",
-        "holds on a false value",
-        include_str!("../explanations/E0401.md"),
-    ),
-    (
-        "E0402",
-        "unexpected refusal",
-        include_str!("../explanations/E0402.md"),
-    ),
-    (
-        "E0403",
-        "expected a refusal",
-        include_str!("../explanations/E0403.md"),
-    ),
-    (
-        "E0404",
-        "refused with another code",
-        include_str!("../explanations/E0404.md"),
-    ),
-    (
-        "E0405",
-        "dissolved frontier",
-        include_str!("../explanations/E0405.md"),
-    ),
-    (
-        "E0901",
-        "command-line error",
-        include_str!("../explanations/E0901.md"),
-    ),
-    (
-        "E0999",
-        "internal compiler error",
-        include_str!("../explanations/E0999.md"),
-    ),
-    (
-        "W0001",
-        "name in the wrong case",
-        include_str!("../explanations/W0001.md"),
-    ),
+    ("E0001", "source is not valid UTF-8", include_str!("../explanations/E0001.md")),
+    ("E0002", "unexpected character", include_str!("../explanations/E0002.md")),
+    ("E0003", "unterminated text literal", include_str!("../explanations/E0003.md")),
+    ("E0004", "invalid escape or brace in text", include_str!("../explanations/E0004.md")),
+    ("E0005", "malformed digest literal", include_str!("../explanations/E0005.md")),
+    ("E0006", "literal out of range", include_str!("../explanations/E0006.md")),
+    ("E0007", "unknown duration unit", include_str!("../explanations/E0007.md")),
+    ("E0010", "syntax error", include_str!("../explanations/E0010.md")),
+    ("E0011", "expected an item", include_str!("../explanations/E0011.md")),
+    ("E0101", "module not found", include_str!("../explanations/E0101.md")),
+    ("E0102", "import cycle", include_str!("../explanations/E0102.md")),
+    ("E0103", "name collision at `use`", include_str!("../explanations/E0103.md")),
+    ("E0104", "name not found in module", include_str!("../explanations/E0104.md")),
+    ("E0105", "item declared twice", include_str!("../explanations/E0105.md")),
+    ("E0106", "module cannot be read", include_str!("../explanations/E0106.md")),
+    ("E0201", "unknown name", include_str!("../explanations/E0201.md")),
+    ("E0202", "unknown type", include_str!("../explanations/E0202.md")),
+    ("E0203", "mismatched types", include_str!("../explanations/E0203.md")),
+    ("E0204", "missing field in record literal", include_str!("../explanations/E0204.md")),
+    ("E0205", "unknown field", include_str!("../explanations/E0205.md")),
+    ("E0206", "field given twice", include_str!("../explanations/E0206.md")),
+    ("E0207", "match is not exhaustive", include_str!("../explanations/E0207.md")),
+    ("E0208", "type annotations needed", include_str!("../explanations/E0208.md")),
+    ("E0209", "wrong number of arguments", include_str!("../explanations/E0209.md")),
+    ("E0210", "not callable", include_str!("../explanations/E0210.md")),
+    ("E0211", "operator does not apply", include_str!("../explanations/E0211.md")),
+    ("E0212", "undeclared refusal code", include_str!("../explanations/E0212.md")),
+    ("E0213", "refusal code declared twice", include_str!("../explanations/E0213.md")),
+    ("E0214", "witness declared twice", include_str!("../explanations/E0214.md")),
+    ("E0215", "recursion is not allowed", include_str!("../explanations/E0215.md")),
+    ("E0216", "world function outside a fact", include_str!("../explanations/E0216.md")),
+    ("E0217", "`is` pattern binds a name", include_str!("../explanations/E0217.md")),
+    ("E0218", "pattern does not fit", include_str!("../explanations/E0218.md")),
+    ("E0219", "wrong type arguments", include_str!("../explanations/E0219.md")),
+    ("E0220", "name bound twice", include_str!("../explanations/E0220.md")),
+    ("E0221", "frontier declared twice", include_str!("../explanations/E0221.md")),
+    ("E0222", "function without a body", include_str!("../explanations/E0222.md")),
+    ("E0301", "a fact refused", include_str!("../explanations/E0301.md")),
+    ("E0302", "file cannot be read", include_str!("../explanations/E0302.md")),
+    ("E0303", "path leaves the project root", include_str!("../explanations/E0303.md")),
+    ("E0304", "absolute path", include_str!("../explanations/E0304.md")),
+    ("E0305", "invalid JSON", include_str!("../explanations/E0305.md")),
+    ("E0306", "JSON does not fit the type", include_str!("../explanations/E0306.md")),
+    ("E0307", "file too large", include_str!("../explanations/E0307.md")),
+    ("E0308", "not a directory", include_str!("../explanations/E0308.md")),
+    ("E0309", "not a usable OCI image layout", include_str!("../explanations/E0309.md")),
+    ("E0310", "OCI blob missing or does not match its digest", include_str!("../explanations/E0310.md")),
+    ("E0401", "holds on a false value", include_str!("../explanations/E0401.md")),
+    ("E0402", "unexpected refusal", include_str!("../explanations/E0402.md")),
+    ("E0403", "expected a refusal", include_str!("../explanations/E0403.md")),
+    ("E0404", "refused with another code", include_str!("../explanations/E0404.md")),
+    ("E0405", "dissolved frontier", include_str!("../explanations/E0405.md")),
+    ("E0901", "command-line error", include_str!("../explanations/E0901.md")),
+    ("E0999", "internal compiler error", include_str!("../explanations/E0999.md")),
+    ("W0001", "name in the wrong case", include_str!("../explanations/W0001.md")),
 ];
 
 /// The explanation of a code, if it is one.
 pub fn explain(code: &str) -> Option<&'static str> {
     let code = code.trim().to_ascii_uppercase();
-    CODES
-        .iter()
-        .find(|(c, _, _)| *c == code)
-        .map(|(_, _, text)| *text)
+    CODES.iter().find(|(c, _, _)| *c == code).map(|(_, _, text)| *text)
 }
 
 #[cfg(test)]
@@ -284,10 +76,7 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for (code, title, text) in CODES {
             assert!(seen.insert(*code), "{code} listed twice");
-            assert!(
-                text.starts_with(&format!("# {code}: {title}")),
-                "{code} explanation heading"
-            );
+            assert!(text.starts_with(&format!("# {code}: {title}")), "{code} explanation heading");
             assert!(text.len() > 60, "{code} explanation is too thin");
         }
     }

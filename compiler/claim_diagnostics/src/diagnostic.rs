@@ -19,10 +19,7 @@ pub struct Label {
 
 impl Label {
     pub fn new(loc: Loc, message: impl Into<String>) -> Label {
-        Label {
-            loc,
-            message: message.into(),
-        }
+        Label { loc, message: message.into() }
     }
 }
 
@@ -53,10 +50,7 @@ impl Diagnostic {
         }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(code, message)
-        }
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
     }
     pub fn at(mut self, file: FileId, span: Span, label: impl Into<String>) -> Diagnostic {
         self.primary = Some(Label::new(Loc::new(file, span), label));
@@ -107,10 +101,7 @@ pub fn and_list<S: AsRef<str>>(items: &[S]) -> String {
 }
 
 /// The closest candidate to `name`, if one is close enough to suggest.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<String> {
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let limit = (name.chars().count() / 3).max(1);
     candidates
         .into_iter()
@@ -142,10 +133,7 @@ mod tests {
 
     #[test]
     fn suggestions_are_close_names_only() {
-        assert_eq!(
-            did_you_mean("NotPositiv", ["NotPositive", "TooLarge"]),
-            Some("NotPositive".into())
-        );
+        assert_eq!(did_you_mean("NotPositiv", ["NotPositive", "TooLarge"]), Some("NotPositive".into()));
         assert_eq!(did_you_mean("zzz", ["NotPositive"]), None);
     }
 

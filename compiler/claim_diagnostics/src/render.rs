@@ -17,9 +17,7 @@ pub fn render_human(d: &Diagnostic, sources: &Sources, color: bool) -> String {
     };
     let name = |loc: &claim_syntax::Loc| sources.name(loc.file).to_string();
     let range = |loc: &claim_syntax::Loc| clamp(sources.text(loc.file), loc.span.range());
-    let config = Config::default()
-        .with_index_type(IndexType::Byte)
-        .with_color(color);
+    let config = Config::default().with_index_type(IndexType::Byte).with_color(color);
     let mut report = Report::build(kind, (name(&primary.loc), range(&primary.loc)))
         .with_config(config)
         .with_code(d.code)
@@ -27,11 +25,7 @@ pub fn render_human(d: &Diagnostic, sources: &Sources, color: bool) -> String {
         .with_label(
             Label::new((name(&primary.loc), range(&primary.loc)))
                 .with_message(&primary.message)
-                .with_color(if d.severity == Severity::Error {
-                    Color::Red
-                } else {
-                    Color::Yellow
-                })
+                .with_color(if d.severity == Severity::Error { Color::Red } else { Color::Yellow })
                 .with_order(0),
         );
     for (i, s) in d.secondary.iter().enumerate() {
@@ -55,11 +49,7 @@ pub fn render_human(d: &Diagnostic, sources: &Sources, color: bool) -> String {
     }
     let text = String::from_utf8_lossy(&out);
     // Trailing spaces carry nothing and make snapshots brittle.
-    text.lines()
-        .map(str::trim_end)
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
+    text.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
 }
 
 /// A diagnostic without a source location.

@@ -18,16 +18,10 @@ impl Sources {
         FileId(self.files.len() as u32 - 1)
     }
     pub fn name(&self, id: FileId) -> &str {
-        self.files
-            .get(id.0 as usize)
-            .map(|f| f.0.as_str())
-            .unwrap_or("<unknown>")
+        self.files.get(id.0 as usize).map(|f| f.0.as_str()).unwrap_or("<unknown>")
     }
     pub fn text(&self, id: FileId) -> &str {
-        self.files
-            .get(id.0 as usize)
-            .map(|f| f.1.as_str())
-            .unwrap_or("")
+        self.files.get(id.0 as usize).map(|f| f.1.as_str()).unwrap_or("")
     }
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.files.iter().map(|(n, t)| (n.as_str(), t.as_str()))
@@ -41,12 +35,7 @@ impl Sources {
         }
         let before = &text[..off];
         let line = before.matches('\n').count() + 1;
-        let col = before
-            .rsplit('\n')
-            .next()
-            .map(|l| l.chars().count())
-            .unwrap_or(0)
-            + 1;
+        let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
         (line, col)
     }
 }

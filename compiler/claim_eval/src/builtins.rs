@@ -41,10 +41,7 @@ pub fn fold_sha256(domain: &str, parts: &[&str]) -> [u8; 32] {
 }
 
 fn parse_digest(kind: DigestKind, s: &str, loc: Loc) -> Eval<Value> {
-    let body = s
-        .strip_prefix(kind.prefix())
-        .and_then(|r| r.strip_prefix(':'))
-        .unwrap_or(s);
+    let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
     match parse_hex(body, kind.hex_len() / 2) {
         Some(bytes) => Ok(Value::digest(kind, &bytes)),
         None => {
@@ -52,7 +49,12 @@ fn parse_digest(kind: DigestKind, s: &str, loc: Loc) -> Eval<Value> {
             crate::text::quote(&s.chars().take(80).collect::<String>(), &mut shown);
             Err(refusal(
                 "MalformedDigest",
-                format!("{shown} is not a {} digest (`{}:` and {} lowercase hex digits, or the bare hex)", kind.prefix(), kind.prefix(), kind.hex_len()),
+                format!(
+                    "{shown} is not a {} digest (`{}:` and {} lowercase hex digits, or the bare hex)",
+                    kind.prefix(),
+                    kind.prefix(),
+                    kind.hex_len()
+                ),
                 loc,
             ))
         }
@@ -62,14 +64,8 @@ fn parse_digest(kind: DigestKind, s: &str, loc: Loc) -> Eval<Value> {
 pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
     let text = |i: usize| args.get(i).and_then(Value::as_text).ok_or_else(|| bad(b));
     let list = |i: usize| args.get(i).and_then(Value::as_list).ok_or_else(|| bad(b));
-    let ints =
-        |i: usize| -> Eval<i64> { args.get(i).and_then(Value::as_int).ok_or_else(|| bad(b)) };
-    let bools = |i: usize| -> Eval<Vec<bool>> {
-        list(i)?
-            .iter()
-            .map(|v| v.as_bool().ok_or_else(|| bad(b)))
-            .collect()
-    };
+    let ints = |i: usize| -> Eval<i64> { args.get(i).and_then(Value::as_int).ok_or_else(|| bad(b)) };
+    let bools = |i: usize| -> Eval<Vec<bool>> { list(i)?.iter().map(|v| v.as_bool().ok_or_else(|| bad(b))).collect() };
     Ok(match b {
         B::Len => Value::int(match args.first().map(|v| &v.kind) {
             Some(V::List(l)) => l.len() as i64,
@@ -94,11 +90,7 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
         B::Take => {
             let n = ints(1)?;
             let t = text(0)?;
-            Value::text(if n <= 0 {
-                String::new()
-            } else {
-                t.chars().take(n as usize).collect()
-            })
+            Value::text(if n <= 0 { String::new() } else { t.chars().take(n as usize).collect() })
         }
         B::StartsWith => Value::bool(text(0)?.starts_with(text(1)?)),
         B::EndsWith => Value::bool(text(0)?.ends_with(text(1)?)),
@@ -113,10 +105,7 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
             Value::list(parts)
         }
         B::Join => {
-            let items: Vec<&str> = list(0)?
-                .iter()
-                .map(|v| v.as_text().ok_or_else(|| bad(b)))
-                .collect::<Eval<_>>()?;
+            let items: Vec<&str> = list(0)?.iter().map(|v| v.as_text().ok_or_else(|| bad(b))).collect::<Eval<_>>()?;
             Value::text(items.join(text(1)?))
         }
         B::All => Value::bool(bools(0)?.iter().all(|x| *x)),
@@ -126,9 +115,9 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
             let mut total: i64 = 0;
             for v in list(0)? {
                 let n = v.as_int().ok_or_else(|| bad(b))?;
-                total = total.checked_add(n).ok_or_else(|| {
-                    refusal("Overflow", format!("the sum overflows at {}", show(v)), loc)
-                })?;
+                total = total
+                    .checked_add(n)
+                    .ok_or_else(|| refusal("Overflow", format!("the sum overflows at {}", show(v)), loc))?;
             }
             Value::int(total)
         }
@@ -139,10 +128,7 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
         B::ParseSha1 => parse_digest(DigestKind::Sha1, text(0)?, loc)?,
         B::Sha256 => Value::digest(DigestKind::Sha256, &sha256_bytes(text(0)?.as_bytes())),
         B::FoldSha256 => {
-            let parts: Vec<&str> = list(1)?
-                .iter()
-                .map(|v| v.as_text().ok_or_else(|| bad(b)))
-                .collect::<Eval<_>>()?;
+            let parts: Vec<&str> = list(1)?.iter().map(|v| v.as_text().ok_or_else(|| bad(b))).collect::<Eval<_>>()?;
             Value::digest(DigestKind::Sha256, &fold_sha256(text(0)?, &parts))
         }
     })
@@ -155,9 +141,6 @@ mod tests {
     #[test]
     fn fold_matches_the_brief_example() {
         assert_eq!(fold_sha256("k", &["ab"]), sha256_bytes(b"1:k,2:ab,"));
-        assert_eq!(
-            hex(&fold_sha256("k", &["ab"])),
-            "419ee53cb24a7362f4baa8bc083d58854bec315dc37341880d8b74f450efad59"
-        );
+        assert_eq!(hex(&fold_sha256("k", &["ab"])), "419ee53cb24a7362f4baa8bc083d58854bec315dc37341880d8b74f450efad59");
     }
 }

@@ -31,18 +31,11 @@ pub struct Cx {
 
 impl Cx {
     pub fn tracing() -> Cx {
-        Cx {
-            trace: Some(Vec::new()),
-            depth: 0,
-        }
+        Cx { trace: Some(Vec::new()), depth: 0 }
     }
     fn note(&mut self, loc: Loc, text: impl FnOnce() -> String) {
         if let Some(t) = &mut self.trace {
-            t.push(TraceLine {
-                depth: self.depth,
-                text: text(),
-                loc,
-            });
+            t.push(TraceLine { depth: self.depth, text: text(), loc });
         }
     }
 }
@@ -54,10 +47,7 @@ pub struct Frame {
 
 impl Frame {
     pub fn new(size: u32, file: FileId) -> Frame {
-        Frame {
-            slots: vec![Value::bool(false); size as usize],
-            file,
-        }
+        Frame { slots: vec![Value::bool(false); size as usize], file }
     }
     pub fn file(&self) -> FileId {
         self.file
@@ -85,20 +75,11 @@ pub struct Evaluator<'p> {
 }
 
 fn internal(msg: impl Into<String>) -> Stop {
-    Stop::Fatal(vec![Diagnostic::error(
-        "E0999",
-        format!("internal error: {}", msg.into()),
-    )])
+    Stop::Fatal(vec![Diagnostic::error("E0999", format!("internal error: {}", msg.into()))])
 }
 
 pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
-    Stop::Refused(Box::new(Refusal {
-        code: code.into(),
-        message,
-        site,
-        chain: Vec::new(),
-        operands: Vec::new(),
-    }))
+    Stop::Refused(Box::new(Refusal { code: code.into(), message, site, chain: Vec::new(), operands: Vec::new() }))
 }
 
 impl<'p> Evaluator<'p> {
@@ -113,14 +94,7 @@ impl<'p> Evaluator<'p> {
                 facts.insert(&f.name, f);
             }
         }
-        Evaluator {
-            compiled,
-            world,
-            fns,
-            facts,
-            fact_values: Mutex::default(),
-            fact_errors: Mutex::default(),
-        }
+        Evaluator { compiled, world, fns, facts, fact_values: Mutex::default(), fact_errors: Mutex::default() }
     }
 
     pub fn types(&self) -> &Types {
@@ -136,10 +110,7 @@ impl<'p> Evaluator<'p> {
                 let _ = self.fact(&f.name, &mut Cx::default());
             }
         }
-        self.fact_errors
-            .lock()
-            .map(|e| e.clone())
-            .unwrap_or_default()
+        self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()
     }
 
     fn fact(&self, name: &GlobalName, cx: &mut Cx) -> Eval<Value> {
@@ -147,9 +118,7 @@ impl<'p> Evaluator<'p> {
             match map.get(name) {
                 Some(FactSlot::Done(Ok(v))) => return Ok(v.clone()),
                 Some(FactSlot::Done(Err(()))) => return Err(Stop::Fatal(vec![])),
-                Some(FactSlot::Running) => {
-                    return Err(internal(format!("fact `{}` depends on itself", name.name)))
-                }
+                Some(FactSlot::Running) => return Err(internal(format!("fact `{}` depends on itself", name.name))),
                 None => {}
             }
         }
@@ -160,15 +129,10 @@ impl<'p> Evaluator<'p> {
             map.insert(name.clone(), FactSlot::Running);
         }
         let mut frame = Frame::new(fact.frame_size, fact.loc.file);
-        let result = self
-            .eval(&fact.init, &mut frame, cx)
-            .map(|v| match v.origin {
-                Some(_) => v,
-                None => v.with_origin(Origin::Fact {
-                    name: name.name.clone(),
-                    loc: fact.loc,
-                }),
-            });
+        let result = self.eval(&fact.init, &mut frame, cx).map(|v| match v.origin {
+            Some(_) => v,
+            None => v.with_origin(Origin::Fact { name: name.name.clone(), loc: fact.loc }),
+        });
         let stored = match &result {
             Ok(v) => Ok(v.clone()),
             Err(stop) => {
@@ -192,13 +156,7 @@ impl<'p> Evaluator<'p> {
         let Some(f) = self.fns.get(name) else {
             return Err(internal(format!("unknown function `{}`", name.name)));
         };
-        cx.note(site, || {
-            format!(
-                "{}({})",
-                f.name.name,
-                args.iter().map(show).collect::<Vec<_>>().join(", ")
-            )
-        });
+        cx.note(site, || format!("{}({})", f.name.name, args.iter().map(show).collect::<Vec<_>>().join(", ")));
         let mut frame = Frame::new(f.frame_size, f.loc.file);
         for (i, a) in args.into_iter().enumerate() {
             frame.set(i as u32, a);
@@ -229,11 +187,7 @@ impl<'p> Evaluator<'p> {
                 }
                 Value::text(s)
             }
-            H::Local(slot, _) => frame
-                .slots
-                .get(*slot as usize)
-                .cloned()
-                .ok_or_else(|| internal("unbound local"))?,
+            H::Local(slot, _) => frame.slots.get(*slot as usize).cloned().ok_or_else(|| internal("unbound local"))?,
             H::Fact(name) => self.fact(name, cx)?,
             H::Call(name, args) => {
                 let args = self.eval_all(args, frame, cx)?;
@@ -247,11 +201,7 @@ impl<'p> Evaluator<'p> {
             H::Field(x, i, _) => {
                 let v = self.eval(x, frame, cx)?;
                 match &v.kind {
-                    V::Record(r) => r
-                        .fields
-                        .get(*i as usize)
-                        .cloned()
-                        .ok_or_else(|| internal("field index"))?,
+                    V::Record(r) => r.fields.get(*i as usize).cloned().ok_or_else(|| internal("field index"))?,
                     _ => return Err(internal("field of a non-record")),
                 }
             }
@@ -263,13 +213,7 @@ impl<'p> Evaluator<'p> {
                     fields: values,
                 })))
             }
-            H::Variant {
-                index,
-                name,
-                names,
-                fields,
-                ..
-            } => {
+            H::Variant { index, name, names, fields, .. } => {
                 let n = names.as_ref().map(|n| n.len()).unwrap_or(0);
                 let values = self.eval_fields(fields, n, frame, cx)?;
                 Value::new(V::Variant(Arc::new(VariantVal {
@@ -280,16 +224,9 @@ impl<'p> Evaluator<'p> {
                 })))
             }
             H::List(items) => Value::list(self.eval_all(items, frame, cx)?),
-            H::Comprehension {
-                elem,
-                slot,
-                iter,
-                cond,
-            } => {
+            H::Comprehension { elem, slot, iter, cond } => {
                 let src = self.eval(iter, frame, cx)?;
-                let items = src
-                    .as_list()
-                    .ok_or_else(|| internal("comprehension over a non-list"))?;
+                let items = src.as_list().ok_or_else(|| internal("comprehension over a non-list"))?;
                 let mut out = Vec::new();
                 for item in items {
                     frame.set(*slot, item.clone());
@@ -331,12 +268,9 @@ impl<'p> Evaluator<'p> {
                             let v = self.eval(value, frame, cx)?;
                             frame.set(*slot, v);
                         }
-                        hir::Stmt::Require {
-                            cond,
-                            code,
-                            message,
-                            span,
-                        } => self.require(cond, code, message, *span, frame, cx)?,
+                        hir::Stmt::Require { cond, code, message, span } => {
+                            self.require(cond, code, message, *span, frame, cx)?
+                        }
                     }
                 }
                 self.eval(result, frame, cx)?
@@ -374,19 +308,11 @@ impl<'p> Evaluator<'p> {
             _ => (self.eval_bool(cond, frame, cx)?, vec![]),
         };
         cx.note(loc, || {
-            let vals = operands
-                .iter()
-                .map(|(n, v)| format!("{n}: {}", show(v)))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let vals = operands.iter().map(|(n, v)| format!("{n}: {}", show(v))).collect::<Vec<_>>().join(", ");
             format!(
                 "require {} ({})",
                 if ok { "held" } else { "failed" },
-                if vals.is_empty() {
-                    ok.to_string()
-                } else {
-                    vals
-                }
+                if vals.is_empty() { ok.to_string() } else { vals }
             )
         });
         if ok {
@@ -406,13 +332,7 @@ impl<'p> Evaluator<'p> {
         xs.iter().map(|x| self.eval(x, frame, cx)).collect()
     }
 
-    fn eval_fields(
-        &self,
-        fields: &[(u32, hir::Expr)],
-        n: usize,
-        frame: &mut Frame,
-        cx: &mut Cx,
-    ) -> Eval<Vec<Value>> {
+    fn eval_fields(&self, fields: &[(u32, hir::Expr)], n: usize, frame: &mut Frame, cx: &mut Cx) -> Eval<Vec<Value>> {
         let mut values: Vec<Option<Value>> = vec![None; n];
         for (i, x) in fields {
             let v = self.eval(x, frame, cx)?;
@@ -420,16 +340,11 @@ impl<'p> Evaluator<'p> {
                 *slot = Some(v);
             }
         }
-        values
-            .into_iter()
-            .map(|v| v.ok_or_else(|| internal("missing field")))
-            .collect()
+        values.into_iter().map(|v| v.ok_or_else(|| internal("missing field"))).collect()
     }
 
     pub fn eval_bool(&self, e: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<bool> {
-        self.eval(e, frame, cx)?
-            .as_bool()
-            .ok_or_else(|| internal("expected a Bool"))
+        self.eval(e, frame, cx)?.as_bool().ok_or_else(|| internal("expected a Bool"))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -444,24 +359,14 @@ impl<'p> Evaluator<'p> {
         loc: Loc,
     ) -> Eval<Value> {
         match op {
-            BinOp::And => {
-                return Ok(Value::bool(
-                    self.eval_bool(l, frame, cx)? && self.eval_bool(r, frame, cx)?,
-                ))
-            }
-            BinOp::Or => {
-                return Ok(Value::bool(
-                    self.eval_bool(l, frame, cx)? || self.eval_bool(r, frame, cx)?,
-                ))
-            }
+            BinOp::And => return Ok(Value::bool(self.eval_bool(l, frame, cx)? && self.eval_bool(r, frame, cx)?)),
+            BinOp::Or => return Ok(Value::bool(self.eval_bool(l, frame, cx)? || self.eval_bool(r, frame, cx)?)),
             _ => {}
         }
         let lv = self.eval(l, frame, cx)?;
         let rv = self.eval(r, frame, cx)?;
         if op.is_comparison() {
-            return compare(op, kind, &lv, &rv)
-                .map(Value::bool)
-                .ok_or_else(|| internal("comparison"));
+            return compare(op, kind, &lv, &rv).map(Value::bool).ok_or_else(|| internal("comparison"));
         }
         arith(op, kind, &lv, &rv, loc)
     }
@@ -476,26 +381,20 @@ impl<'p> Evaluator<'p> {
         loc: Loc,
     ) -> Eval<Value> {
         let args = self.eval_all(args, frame, cx)?;
-        let path = args
-            .first()
-            .and_then(Value::as_text)
-            .ok_or_else(|| internal("world path"))?
-            .to_string();
-        let call = WorldCall {
-            path: &path,
-            from: frame.file,
-            call: loc,
-        };
+        let path = args.first().and_then(Value::as_text).ok_or_else(|| internal("world path"))?.to_string();
+        let call = WorldCall { path: &path, from: frame.file, call: loc };
         let result = match w {
             hir::WorldFn::Load => self.world.load(&call, ty, self.types()),
-            hir::WorldFn::FileSha256 => self
-                .world
-                .file_sha256(&call)
-                .map(|d| Value::digest(claim_syntax::token::DigestKind::Sha256, &d)),
-            hir::WorldFn::GitTree => self
-                .world
-                .git_tree(&call)
-                .map(|d| Value::digest(claim_syntax::token::DigestKind::Sha1, &d)),
+            hir::WorldFn::FileSha256 => {
+                self.world.file_sha256(&call).map(|d| Value::digest(claim_syntax::token::DigestKind::Sha256, &d))
+            }
+            hir::WorldFn::GitTree => {
+                self.world.git_tree(&call).map(|d| Value::digest(claim_syntax::token::DigestKind::Sha1, &d))
+            }
+            hir::WorldFn::OciImage => {
+                let reference = args.get(1).and_then(Value::as_text).ok_or_else(|| internal("oci_image reference"))?;
+                self.world.oci_image(&call, reference, ty, self.types())
+            }
         };
         result.map_err(Stop::Fatal)
     }
@@ -532,18 +431,10 @@ pub fn compare(op: BinOp, kind: OpKind, l: &Value, r: &Value) -> Option<bool> {
 }
 
 fn arith(op: BinOp, kind: OpKind, l: &Value, r: &Value, loc: Loc) -> Eval<Value> {
-    let overflow = || {
-        refusal(
-            "Overflow",
-            format!("{} {} {} overflows", show(l), op.symbol(), show(r)),
-            loc,
-        )
-    };
+    let overflow = || refusal("Overflow", format!("{} {} {} overflows", show(l), op.symbol(), show(r)), loc);
     match (kind, &l.kind, &r.kind) {
         (OpKind::Text, V::Text(a), V::Text(b)) => Ok(Value::text(format!("{a}{b}"))),
-        (OpKind::List, V::List(a), V::List(b)) => {
-            Ok(Value::list(a.iter().chain(b.iter()).cloned().collect()))
-        }
+        (OpKind::List, V::List(a), V::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
         (OpKind::Int, V::Int(a), V::Int(b)) => {
             let v = match op {
                 BinOp::Add => a.checked_add(*b),
@@ -568,14 +459,10 @@ fn arith(op: BinOp, kind: OpKind, l: &Value, r: &Value, loc: Loc) -> Eval<Value>
             v.map(|n| Value::new(V::Duration(n))).ok_or_else(overflow)
         }
         (OpKind::DurationTimesInt { .. }, V::Duration(a), V::Int(b))
-        | (OpKind::DurationTimesInt { .. }, V::Int(b), V::Duration(a)) => a
-            .checked_mul(*b)
-            .map(|n| Value::new(V::Duration(n)))
-            .ok_or_else(overflow),
-        _ => Err(internal(format!(
-            "operator `{}` on these values",
-            op.symbol()
-        ))),
+        | (OpKind::DurationTimesInt { .. }, V::Int(b), V::Duration(a)) => {
+            a.checked_mul(*b).map(|n| Value::new(V::Duration(n))).ok_or_else(overflow)
+        }
+        _ => Err(internal(format!("operator `{}` on these values", op.symbol()))),
     }
 }
 
@@ -593,23 +480,11 @@ pub fn matches(p: &hir::Pattern, v: &Value, frame: &mut Frame) -> bool {
         (P::Some(inner), V::Option(Some(x))) => matches(inner, x, frame),
         (P::Variant { index, fields }, V::Variant(var)) => {
             var.index == *index
-                && fields.iter().all(|(i, fp)| {
-                    var.fields
-                        .get(*i as usize)
-                        .is_some_and(|fv| matches(fp, fv, frame))
-                })
+                && fields.iter().all(|(i, fp)| var.fields.get(*i as usize).is_some_and(|fv| matches(fp, fv, frame)))
         }
         (P::List { elems, rest }, V::List(items)) => {
-            let len_ok = if *rest {
-                items.len() >= elems.len()
-            } else {
-                items.len() == elems.len()
-            };
-            len_ok
-                && elems
-                    .iter()
-                    .zip(items.iter())
-                    .all(|(ep, ev)| matches(ep, ev, frame))
+            let len_ok = if *rest { items.len() >= elems.len() } else { items.len() == elems.len() };
+            len_ok && elems.iter().zip(items.iter()).all(|(ep, ev)| matches(ep, ev, frame))
         }
         _ => false,
     }

@@ -54,11 +54,7 @@ pub struct JsonSyntaxError {
 }
 
 pub fn parse(text: &str) -> Result<Json, JsonSyntaxError> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        text,
-        i: 0,
-    };
+    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
     p.ws();
     let v = p.value(0)?;
     p.ws();
@@ -77,10 +73,7 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn err(&self, message: &str) -> JsonSyntaxError {
         let end = (self.i + 1).min(self.s.len()).max(self.i);
-        JsonSyntaxError {
-            span: Span::new(self.i, end),
-            message: message.to_string(),
-        }
+        JsonSyntaxError { span: Span::new(self.i, end), message: message.to_string() }
     }
     fn ws(&mut self) {
         while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
@@ -178,8 +171,7 @@ impl Parser<'_> {
                 self.eat(b'-');
                 let digits = self.i;
                 while self.i < self.s.len()
-                    && (self.s[self.i].is_ascii_digit()
-                        || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'+' | b'-'))
+                    && (self.s[self.i].is_ascii_digit() || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'+' | b'-'))
                 {
                     self.i += 1;
                 }
@@ -190,10 +182,7 @@ impl Parser<'_> {
             }
             Some(_) => return Err(self.err("expected a JSON value")),
         };
-        Ok(Json {
-            kind,
-            span: Span::new(start, self.i),
-        })
+        Ok(Json { kind, span: Span::new(start, self.i) })
     }
     fn string(&mut self) -> Result<String, JsonSyntaxError> {
         self.i += 1;
@@ -222,29 +211,19 @@ impl Parser<'_> {
                         b'r' => out.push('\r'),
                         b't' => out.push('\t'),
                         b'u' => {
-                            let hex = self
-                                .text
-                                .get(self.i..self.i + 4)
-                                .ok_or_else(|| self.err("bad \\u escape"))?;
-                            let mut cp = u32::from_str_radix(hex, 16)
-                                .map_err(|_| self.err("bad \\u escape"))?;
+                            let hex = self.text.get(self.i..self.i + 4).ok_or_else(|| self.err("bad \\u escape"))?;
+                            let mut cp = u32::from_str_radix(hex, 16).map_err(|_| self.err("bad \\u escape"))?;
                             self.i += 4;
-                            if (0xD800..0xDC00).contains(&cp)
-                                && self.s[self.i..].starts_with(b"\\u")
-                            {
-                                let lo = self
-                                    .text
-                                    .get(self.i + 2..self.i + 6)
-                                    .and_then(|h| u32::from_str_radix(h, 16).ok());
+                            if (0xD800..0xDC00).contains(&cp) && self.s[self.i..].starts_with(b"\\u") {
+                                let lo =
+                                    self.text.get(self.i + 2..self.i + 6).and_then(|h| u32::from_str_radix(h, 16).ok());
                                 if let Some(lo) = lo.filter(|l| (0xDC00..0xE000).contains(l)) {
                                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                                     self.i += 6;
                                 }
                             }
                             out.push(
-                                char::from_u32(cp).ok_or_else(|| {
-                                    self.err("escape is not a Unicode scalar value")
-                                })?,
+                                char::from_u32(cp).ok_or_else(|| self.err("escape is not a Unicode scalar value"))?,
                             );
                         }
                         _ => {
@@ -255,10 +234,7 @@ impl Parser<'_> {
                 }
                 c if c < 0x20 => return Err(self.err("control character in string")),
                 _ => {
-                    let ch = self.text[self.i..]
-                        .chars()
-                        .next()
-                        .ok_or_else(|| self.err("bad text"))?;
+                    let ch = self.text[self.i..].chars().next().ok_or_else(|| self.err("bad text"))?;
                     out.push(ch);
                     self.i += ch.len_utf8();
                 }
@@ -269,19 +245,8 @@ impl Parser<'_> {
 
 /// Decodes a parsed JSON document into `ty`. `call` is the `load` (for a
 /// secondary label); every error found is returned.
-pub fn decode(
-    doc: &Json,
-    ty: &Ty,
-    types: &Types,
-    file: FileId,
-    call: Loc,
-) -> Result<Value, Vec<Diagnostic>> {
-    let mut d = Decoder {
-        types,
-        file,
-        call,
-        errors: Vec::new(),
-    };
+pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
+    let mut d = Decoder { types, file, call, errors: Vec::new() };
     let v = d.value(doc, ty, &mut "$".to_string());
     match v {
         Some(v) if d.errors.is_empty() => Ok(v),
@@ -322,11 +287,7 @@ impl Decoder<'_> {
     }
 
     fn origin(&self, j: &Json, path: &str) -> Origin {
-        Origin::Json {
-            file: self.file,
-            span: j.span,
-            path: path.to_string(),
-        }
+        Origin::Json { file: self.file, span: j.span, path: path.to_string() }
     }
 
     fn value(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<Value> {
@@ -335,12 +296,7 @@ impl Decoder<'_> {
     }
 
     fn wrong(&mut self, j: &Json, ty: &Ty, path: &str) -> Option<V> {
-        self.fail(
-            j.span,
-            path,
-            format!("expected `{ty}`, found {}", j.describe()),
-            format!("expected `{ty}`"),
-        );
+        self.fail(j.span, path, format!("expected `{ty}`, found {}", j.describe()), format!("expected `{ty}`"));
         None
     }
 
@@ -350,17 +306,9 @@ impl Decoder<'_> {
             (Ty::Int, J::Number(n)) => match n.parse::<i64>() {
                 Ok(n) => Some(V::Int(n)),
                 Err(_) => {
-                    let what = if n.contains(['.', 'e', 'E']) {
-                        "not a whole number"
-                    } else {
-                        "out of range for Int (i64)"
-                    };
-                    self.fail(
-                        j.span,
-                        path,
-                        format!("`{n}` is {what}"),
-                        format!("expected `Int`, {what}"),
-                    );
+                    let what =
+                        if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
+                    self.fail(j.span, path, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
                     None
                 }
             },
@@ -378,15 +326,8 @@ impl Decoder<'_> {
                 }
             },
             (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
-                let kind = if *ty == Ty::Sha256 {
-                    DigestKind::Sha256
-                } else {
-                    DigestKind::Sha1
-                };
-                let body = s
-                    .strip_prefix(kind.prefix())
-                    .and_then(|r| r.strip_prefix(':'))
-                    .unwrap_or(s);
+                let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
+                let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
                 match parse_hex(body, kind.hex_len() / 2) {
                     Some(bytes) => Some(V::Digest(kind, bytes.into())),
                     None => {
@@ -397,12 +338,7 @@ impl Decoder<'_> {
                         } else {
                             format!("has {} hex digits, expected {}", body.len(), kind.hex_len())
                         };
-                        self.fail(
-                            j.span,
-                            path,
-                            format!("malformed {} digest", kind.prefix()),
-                            why.to_string(),
-                        );
+                        self.fail(j.span, path, format!("malformed {} digest", kind.prefix()), why.to_string());
                         None
                     }
                 }
@@ -475,22 +411,13 @@ impl Decoder<'_> {
                                 return None;
                             }
                         };
-                        let Some((i, var)) =
-                            variants.iter().enumerate().find(|(_, v)| &*v.name == name)
-                        else {
+                        let Some((i, var)) = variants.iter().enumerate().find(|(_, v)| &*v.name == name) else {
                             let names: Vec<&str> = variants.iter().map(|v| &*v.name).collect();
                             let mut label = format!("not a variant of `{}`", n.name);
-                            if let Some(close) =
-                                claim_diagnostics::did_you_mean(name, names.iter().copied())
-                            {
+                            if let Some(close) = claim_diagnostics::did_you_mean(name, names.iter().copied()) {
                                 label = format!("{label}; did you mean `{close}`?");
                             }
-                            self.fail(
-                                j.span,
-                                path,
-                                format!("unknown variant `{name}` of `{}`", n.name),
-                                label,
-                            );
+                            self.fail(j.span, path, format!("unknown variant `{name}` of `{}`", n.name), label);
                             return None;
                         };
                         match (&var.fields, body) {
@@ -504,9 +431,7 @@ impl Decoder<'_> {
                                 let len = path.len();
                                 push_key(path, k);
                                 let values = match &inner.kind {
-                                    J::Object(obj) => {
-                                        self.fields(inner, obj, fields, false, &var.name, path)
-                                    }
+                                    J::Object(obj) => self.fields(inner, obj, fields, false, &var.name, path),
                                     _ => {
                                         self.fail(
                                             inner.span,
@@ -553,12 +478,7 @@ impl Decoder<'_> {
     }
 
     fn duplicate(&mut self, at: Span, key: &str, path: &str) {
-        self.fail(
-            at,
-            path,
-            format!("duplicate key `{key}`"),
-            "this key appears twice in the object".into(),
-        );
+        self.fail(at, path, format!("duplicate key `{key}`"), "this key appears twice in the object".into());
     }
 
     fn fields(
@@ -586,7 +506,9 @@ impl Decoder<'_> {
                     format!("`{what}` has no field `{k}`"),
                 );
                 if let Some(d) = self.errors.last_mut() {
-                    d.help = Some(format!("declare the record with `..` to allow fields it does not name: `record {what} {{ …, .. }}`"));
+                    d.help = Some(format!(
+                        "declare the record with `..` to allow fields it does not name: `record {what} {{ …, .. }}`"
+                    ));
                 }
                 path.truncate(len);
                 ok = false;
@@ -642,9 +564,7 @@ mod tests {
     #[test]
     fn spans_point_at_values() {
         let j = parse(r#"{"a": [1, "x"]}"#).expect("valid");
-        let J::Object(f) = &j.kind else {
-            panic!("object")
-        };
+        let J::Object(f) = &j.kind else { panic!("object") };
         assert_eq!(f[0].2.span, Span::new(6, 14));
     }
 

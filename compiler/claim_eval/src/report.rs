@@ -17,18 +17,13 @@ pub fn origin_label(v: &Value, what: &str, not_at: Loc) -> Option<(Loc, String)>
     let (loc, text) = match o {
         Origin::Literal(loc) => (*loc, format!("{what} `{}` is written here", short(v))),
         Origin::Fact { name, loc } => (*loc, format!("{what} is the fact `{name}`")),
-        Origin::Json { file, span, path } => (
-            Loc::new(*file, *span),
-            format!("{what} was read from `{path}`"),
-        ),
+        Origin::Json { file, span, path } => (Loc::new(*file, *span), format!("{what} was read from `{path}`")),
     };
     (!contains(not_at, loc)).then_some((loc, text))
 }
 
 fn contains(outer: Loc, inner: Loc) -> bool {
-    outer.file == inner.file
-        && outer.span.start <= inner.span.start
-        && inner.span.end <= outer.span.end
+    outer.file == inner.file && outer.span.start <= inner.span.start && inner.span.end <= outer.span.end
 }
 
 /// A value shown in a label, shortened where it is long.
@@ -52,9 +47,8 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
         }
     }
     if !r.chain.is_empty() {
-        let path: Vec<String> = std::iter::once(start.to_string())
-            .chain(r.chain.iter().map(|(n, _)| format!("`{n}`")))
-            .collect();
+        let path: Vec<String> =
+            std::iter::once(start.to_string()).chain(r.chain.iter().map(|(n, _)| format!("`{n}`"))).collect();
         d = d.with_note(format!("call chain: {}", path.join(" → ")));
     }
     d
@@ -69,31 +63,16 @@ pub fn fact_refused(fact: &hir::Fact, r: &Refusal) -> Diagnostic {
 }
 
 pub fn unexpected_refusal(w: &hir::Witness, stmt: Loc, r: &Refusal) -> Diagnostic {
-    let d = Diagnostic::error(
-        "E0402",
-        format!(
-            "witness `{}` failed: unexpected refusal `{}`",
-            w.name, r.code
-        ),
-    )
-    .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
-    .with_secondary(stmt, "expected a value here");
+    let d = Diagnostic::error("E0402", format!("witness `{}` failed: unexpected refusal `{}`", w.name, r.code))
+        .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
+        .with_secondary(stmt, "expected a value here");
     with_refusal(d, r, &format!("witness `{}`", w.name))
 }
 
-pub fn wrong_code(
-    w: &hir::Witness,
-    expected: &str,
-    code_loc: Loc,
-    stmt: Loc,
-    r: &Refusal,
-) -> Diagnostic {
+pub fn wrong_code(w: &hir::Witness, expected: &str, code_loc: Loc, stmt: Loc, r: &Refusal) -> Diagnostic {
     let d = Diagnostic::error(
         "E0404",
-        format!(
-            "witness `{}` failed: expected refusal `{expected}`, but it refused with `{}`",
-            w.name, r.code
-        ),
+        format!("witness `{}` failed: expected refusal `{expected}`, but it refused with `{}`", w.name, r.code),
     )
     .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
     .with_secondary(code_loc, format!("expected `{expected}`"))
@@ -101,22 +80,11 @@ pub fn wrong_code(
     with_refusal(d, r, &format!("witness `{}`", w.name))
 }
 
-pub fn expected_refusal(
-    w: &hir::Witness,
-    expected: &str,
-    stmt: Loc,
-    expr: Loc,
-    v: &Value,
-) -> Diagnostic {
-    let mut d = Diagnostic::error(
-        "E0403",
-        format!(
-            "witness `{}` failed: expected refusal `{expected}`, but it held",
-            w.name
-        ),
-    )
-    .at_loc(expr, format!("evaluated to `{}`", short(v)))
-    .with_note(format!("value: {}", short(v)));
+pub fn expected_refusal(w: &hir::Witness, expected: &str, stmt: Loc, expr: Loc, v: &Value) -> Diagnostic {
+    let mut d =
+        Diagnostic::error("E0403", format!("witness `{}` failed: expected refusal `{expected}`, but it held", w.name))
+            .at_loc(expr, format!("evaluated to `{}`", short(v)))
+            .with_note(format!("value: {}", short(v)));
     if let Some((loc, text)) = origin_label(v, "the value", stmt) {
         d = d.with_secondary(loc, text);
     }
@@ -131,10 +99,7 @@ pub struct FalseComparison {
 }
 
 pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>) -> Diagnostic {
-    let mut d = Diagnostic::error(
-        "E0401",
-        format!("witness `{}` failed: `holds` is false", w.name),
-    );
+    let mut d = Diagnostic::error("E0401", format!("witness `{}` failed: `holds` is false", w.name));
     match culprit {
         Some(c) => {
             let whole = Loc::new(c.left.0.file, c.left.0.span.join(c.right.0.span));
@@ -159,19 +124,10 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
 }
 
 pub fn fatal_in_witness(w: &hir::Witness, stmt: Loc, mut diags: Vec<Diagnostic>) -> Diagnostic {
-    diags
-        .pop()
-        .map(|d| d.with_secondary(stmt, format!("in witness `{}`", w.name)))
-        .unwrap_or_else(|| {
-            Diagnostic::error(
-                "E0999",
-                format!(
-                    "internal error: witness `{}` stopped without a reason",
-                    w.name
-                ),
-            )
+    diags.pop().map(|d| d.with_secondary(stmt, format!("in witness `{}`", w.name))).unwrap_or_else(|| {
+        Diagnostic::error("E0999", format!("internal error: witness `{}` stopped without a reason", w.name))
             .at_loc(stmt, "here")
-        })
+    })
 }
 
 pub fn dissolved(f: &hir::Frontier, text: &str) -> Diagnostic {

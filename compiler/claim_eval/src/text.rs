@@ -27,13 +27,7 @@ pub fn duration_text(ms: i64) -> String {
     if ms == 0 {
         return "0s".to_string();
     }
-    const UNITS: [(i64, &str); 5] = [
-        (86_400_000, "d"),
-        (3_600_000, "h"),
-        (60_000, "min"),
-        (1_000, "s"),
-        (1, "ms"),
-    ];
+    const UNITS: [(i64, &str); 5] = [(86_400_000, "d"), (3_600_000, "h"), (60_000, "min"), (1_000, "s"), (1, "ms")];
     for (size, unit) in UNITS {
         if ms % size == 0 {
             return format!("{}{unit}", ms / size);

@@ -15,11 +15,7 @@ pub enum Origin {
     /// The value of a fact, declared here.
     Fact { name: Arc<str>, loc: Loc },
     /// A value read from a JSON file, with its JSONPath.
-    Json {
-        file: FileId,
-        span: Span,
-        path: String,
-    },
+    Json { file: FileId, span: Span, path: String },
 }
 
 #[derive(Clone, Debug)]
@@ -137,14 +133,8 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses exactly `len` bytes of lowercase hex.
 pub fn parse_hex(s: &str, len: usize) -> Option<Vec<u8>> {
-    if s.len() != len * 2
-        || !s
-            .bytes()
-            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
-    {
+    if s.len() != len * 2 || !s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
         return None;
     }
-    (0..len)
-        .map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok())
-        .collect()
+    (0..len).map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
 }

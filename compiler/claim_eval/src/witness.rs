@@ -62,30 +62,10 @@ fn run_stmts(ev: &Evaluator<'_>, w: &hir::Witness, cx: &mut Cx) -> Option<Diagno
                 Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
             },
-            S::Refuses {
-                expr,
-                code,
-                code_span,
-            } => match ev.eval(expr, &mut frame, cx) {
-                Ok(v) => {
-                    return Some(report::expected_refusal(
-                        w,
-                        code,
-                        at,
-                        Loc::new(file, expr.span),
-                        &v,
-                    ))
-                }
+            S::Refuses { expr, code, code_span } => match ev.eval(expr, &mut frame, cx) {
+                Ok(v) => return Some(report::expected_refusal(w, code, at, Loc::new(file, expr.span), &v)),
                 Err(Stop::Refused(r)) if r.code == *code => {}
-                Err(Stop::Refused(r)) => {
-                    return Some(report::wrong_code(
-                        w,
-                        code,
-                        Loc::new(file, *code_span),
-                        at,
-                        &r,
-                    ))
-                }
+                Err(Stop::Refused(r)) => return Some(report::wrong_code(w, code, Loc::new(file, *code_span), at, &r)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
             },
         }
@@ -143,10 +123,8 @@ pub struct FrontierReport {
 pub fn check_frontier(ev: &Evaluator<'_>, f: &hir::Frontier) -> FrontierReport {
     let mut frame = Frame::new(f.frame_size, f.loc.file);
     let mut cx = Cx::default();
-    let text = ev
-        .eval(&f.text, &mut frame, &mut cx)
-        .map(|v| text_of(&v))
-        .unwrap_or_else(|_| "(its text refused)".to_string());
+    let text =
+        ev.eval(&f.text, &mut frame, &mut cx).map(|v| text_of(&v)).unwrap_or_else(|_| "(its text refused)".to_string());
     let dissolved = match &f.condition {
         Some(c) => matches!(ev.eval_bool(c, &mut frame, &mut cx), Ok(true)),
         None => false,

@@ -25,6 +25,15 @@ pub trait World: Sync {
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>>;
     /// The git tree id of a directory.
     fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>>;
+    /// The image tagged `reference` in the OCI image layout at the path,
+    /// as a value of `ty` (`std.oci.Image`), every blob verified.
+    fn oci_image(
+        &self,
+        call: &WorldCall<'_>,
+        reference: &str,
+        ty: &Ty,
+        types: &Types,
+    ) -> Result<Value, Vec<Diagnostic>>;
 }
 
 /// A world with nothing in it: every call is an error. For programs
@@ -33,10 +42,8 @@ pub struct NoWorld;
 
 impl NoWorld {
     fn refuse(call: &WorldCall<'_>) -> Vec<Diagnostic> {
-        vec![
-            Diagnostic::error("E0302", format!("cannot read `{}` here", call.path))
-                .at_loc(call.call, "no files are available in this run"),
-        ]
+        vec![Diagnostic::error("E0302", format!("cannot read `{}` here", call.path))
+            .at_loc(call.call, "no files are available in this run")]
     }
 }
 
@@ -48,6 +55,9 @@ impl World for NoWorld {
         Err(NoWorld::refuse(call))
     }
     fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
+        Err(NoWorld::refuse(call))
+    }
+    fn oci_image(&self, call: &WorldCall<'_>, _: &str, _: &Ty, _: &Types) -> Result<Value, Vec<Diagnostic>> {
         Err(NoWorld::refuse(call))
     }
 }

@@ -42,6 +42,14 @@ pub fn world(name: &str) -> Option<WorldFn> {
     })
 }
 
+/// World functions the standard library declares with `@world fn`.
+pub fn declared_world(name: &str) -> Option<WorldFn> {
+    match name {
+        "oci_image" => Some(WorldFn::OciImage),
+        _ => None,
+    }
+}
+
 pub const BUILTIN_NAMES: &[&str] = &[
     "len",
     "get",
@@ -75,8 +83,5 @@ pub const BUILTIN_NAMES: &[&str] = &[
 pub const BUILTIN_CODES: &[(&str, &str)] = &[
     ("Overflow", "an Int or Duration computation overflowed"),
     ("DivisionByZero", "division by zero"),
-    (
-        "MalformedDigest",
-        "the text is not a digest of the expected kind",
-    ),
+    ("MalformedDigest", "the text is not a digest of the expected kind"),
 ];

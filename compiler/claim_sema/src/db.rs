@@ -97,10 +97,8 @@ pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSig
 /// file elsewhere does not invalidate the modules that check codes).
 #[salsa::tracked(returns(ref))]
 pub fn refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTreeSet<Arc<str>> {
-    let mut codes: std::collections::BTreeSet<Arc<str>> = crate::builtins::BUILTIN_CODES
-        .iter()
-        .map(|(c, _)| Arc::from(*c))
-        .collect();
+    let mut codes: std::collections::BTreeSet<Arc<str>> =
+        crate::builtins::BUILTIN_CODES.iter().map(|(c, _)| Arc::from(*c)).collect();
     for file in program.modules(db).values() {
         codes.extend(item_index(db, *file).refusals.iter().map(|r| r.0.clone()));
     }
@@ -112,11 +110,7 @@ pub fn refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTreeSe
 pub struct CheckedModule {
     pub hir: Arc<hir::Module>,
     /// Calls and fact references, `(from, to, where)`, for the cycle check.
-    pub edges: Vec<(
-        crate::ty::GlobalName,
-        crate::ty::GlobalName,
-        claim_syntax::Span,
-    )>,
+    pub edges: Vec<(crate::ty::GlobalName, crate::ty::GlobalName, claim_syntax::Span)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 

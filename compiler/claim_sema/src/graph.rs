@@ -14,10 +14,7 @@ pub struct NameGraph<N: Ord + Clone> {
 
 impl<N: Ord + Clone> Default for NameGraph<N> {
     fn default() -> Self {
-        NameGraph {
-            graph: DiGraph::new(),
-            nodes: BTreeMap::new(),
-        }
+        NameGraph { graph: DiGraph::new(), nodes: BTreeMap::new() }
     }
 }
 
@@ -45,11 +42,7 @@ impl<N: Ord + Clone> NameGraph<N> {
             if scc.len() < 2 && !self_loop {
                 continue;
             }
-            let Some(start) = scc
-                .iter()
-                .copied()
-                .min_by(|a, b| self.graph[*a].cmp(&self.graph[*b]))
-            else {
+            let Some(start) = scc.iter().copied().min_by(|a, b| self.graph[*a].cmp(&self.graph[*b])) else {
                 continue;
             };
             out.push(self.path_back(start, &scc));
@@ -64,11 +57,7 @@ impl<N: Ord + Clone> NameGraph<N> {
         let mut queue = std::collections::VecDeque::from([start]);
         let mut found = false;
         'bfs: while let Some(n) = queue.pop_front() {
-            let mut next: Vec<NodeIndex> = self
-                .graph
-                .neighbors(n)
-                .filter(|m| scc.contains(m))
-                .collect();
+            let mut next: Vec<NodeIndex> = self.graph.neighbors(n).filter(|m| scc.contains(m)).collect();
             next.sort_by(|a, b| self.graph[*a].cmp(&self.graph[*b]));
             for m in next {
                 if m == start {

@@ -68,6 +68,7 @@ pub enum WorldFn {
     Load,
     FileSha256,
     GitTree,
+    OciImage,
 }
 
 impl WorldFn {
@@ -76,6 +77,7 @@ impl WorldFn {
             WorldFn::Load => "load",
             WorldFn::FileSha256 => "file_sha256",
             WorldFn::GitTree => "git_tree",
+            WorldFn::OciImage => "oci_image",
         }
     }
 }
@@ -144,16 +146,8 @@ pub enum ExprKind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stmt {
-    Let {
-        slot: Slot,
-        value: Expr,
-    },
-    Require {
-        cond: Expr,
-        code: Arc<str>,
-        message: Expr,
-        span: Span,
-    },
+    Let { slot: Slot, value: Expr },
+    Require { cond: Expr, code: Arc<str>, message: Expr, span: Span },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,16 +198,9 @@ pub struct Fact {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WitnessStmtKind {
-    Let {
-        slot: Slot,
-        value: Expr,
-    },
+    Let { slot: Slot, value: Expr },
     Holds(Expr),
-    Refuses {
-        expr: Expr,
-        code: Arc<str>,
-        code_span: Span,
-    },
+    Refuses { expr: Expr, code: Arc<str>, code_span: Span },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -52,14 +52,11 @@ impl ItemIndex {
     fn add_module(&mut self, module: &Module, file: FileId) {
         for (i, item) in module.items.iter().enumerate() {
             let tag = match &item.kind {
-                ItemKind::Newtype { .. } | ItemKind::Record(_) | ItemKind::Enum { .. } => {
-                    ItemTag::Type
-                }
+                ItemKind::Newtype { .. } | ItemKind::Record(_) | ItemKind::Enum { .. } => ItemTag::Type,
                 ItemKind::Fn(_) => ItemTag::Fn,
                 ItemKind::Fact { .. } => ItemTag::Fact,
                 ItemKind::Refusal { name, .. } => {
-                    self.refusals
-                        .push((name.name.as_str().into(), Loc::new(file, name.span)));
+                    self.refusals.push((name.name.as_str().into(), Loc::new(file, name.span)));
                     continue;
                 }
                 _ => continue,
@@ -77,14 +74,7 @@ impl ItemIndex {
                 );
                 continue;
             }
-            self.entries.insert(
-                key,
-                IndexEntry {
-                    tag,
-                    span: name.span,
-                    item: i as u32,
-                },
-            );
+            self.entries.insert(key, IndexEntry { tag, span: name.span, item: i as u32 });
         }
     }
 }

@@ -51,12 +51,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         let file = *file;
         let fid = file.file_id(db);
         let parsed = parse(db, file);
-        diags.extend(
-            parsed
-                .errors
-                .iter()
-                .map(|e| Diagnostic::from_syntax(fid, e)),
-        );
+        diags.extend(parsed.errors.iter().map(|e| Diagnostic::from_syntax(fid, e)));
         diags.extend(item_index(db, file).diagnostics.iter().cloned());
         let scope = module_scope(db, program, file);
         diags.extend(scope.diagnostics.iter().cloned());
@@ -68,15 +63,11 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         imports.node(name);
         for (target, span) in &scope.imports {
             imports.edge(name, &target.to_string());
-            use_sites
-                .entry((name.clone(), target.to_string()))
-                .or_insert(Loc::new(fid, *span));
+            use_sites.entry((name.clone(), target.to_string())).or_insert(Loc::new(fid, *span));
         }
         for (from, to, span) in &checked.edges {
             calls.edge(from, to);
-            call_sites
-                .entry((from.clone(), to.clone()))
-                .or_insert(Loc::new(fid, *span));
+            call_sites.entry((from.clone(), to.clone())).or_insert(Loc::new(fid, *span));
         }
         for t in sigs.types.values() {
             out.types.insert(t.name.clone(), t.clone());
@@ -91,30 +82,17 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
                             .at_loc(loc, "declared again here")
                             .with_note("refusal codes are global: one code names one refusal in the whole program");
                         if prev.loc.file.0 == u32::MAX {
-                            d = d.with_help(format!(
-                                "`{code}` is a built-in code; use it without declaring it"
-                            ));
+                            d = d.with_help(format!("`{code}` is a built-in code; use it without declaring it"));
                         } else {
                             d = d.with_secondary(prev.loc, "first declared here");
                         }
                         diags.push(d);
                         continue;
                     }
-                    out.refusals.insert(
-                        code.clone(),
-                        hir::Refusal {
-                            code,
-                            summary: summary.as_str().into(),
-                            loc,
-                        },
-                    );
+                    out.refusals.insert(code.clone(), hir::Refusal { code, summary: summary.as_str().into(), loc });
                 }
-                ItemKind::Witness { name, .. } => {
-                    unique(&mut witnesses, &mut diags, name, fid, "E0214", "witness")
-                }
-                ItemKind::Frontier { name, .. } => {
-                    unique(&mut frontiers, &mut diags, name, fid, "E0221", "frontier")
-                }
+                ItemKind::Witness { name, .. } => unique(&mut witnesses, &mut diags, name, fid, "E0214", "witness"),
+                ItemKind::Frontier { name, .. } => unique(&mut frontiers, &mut diags, name, fid, "E0221", "frontier"),
                 _ => {}
             }
         }
@@ -122,14 +100,8 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     }
 
     for cycle in imports.cycles() {
-        let loc = use_sites
-            .get(&(cycle[0].clone(), cycle[1].clone()))
-            .copied();
-        let path = cycle
-            .iter()
-            .map(|m| format!("`{m}`"))
-            .collect::<Vec<_>>()
-            .join(" → ");
+        let loc = use_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
+        let path = cycle.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ");
         let mut d = Diagnostic::error("E0102", format!("import cycle: {path}"))
             .with_help("move what these modules share into a module that none of them imports");
         if let Some(loc) = loc {
@@ -138,14 +110,8 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         diags.push(d);
     }
     for cycle in calls.cycles() {
-        let loc = call_sites
-            .get(&(cycle[0].clone(), cycle[1].clone()))
-            .copied();
-        let path = cycle
-            .iter()
-            .map(|m| format!("`{}`", m.name))
-            .collect::<Vec<_>>()
-            .join(" → ");
+        let loc = call_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
+        let path = cycle.iter().map(|m| format!("`{}`", m.name)).collect::<Vec<_>>().join(" → ");
         let mut d = Diagnostic::error("E0215", format!("recursion is not allowed: {path}"))
             .with_note("the call graph of functions and facts must be acyclic, so every program terminates")
             .with_help("compute over a list with a comprehension, `all`, `any`, `sum` or `count` instead");

@@ -38,10 +38,7 @@ impl Scope {
             scope.names.insert(
                 name.clone(),
                 ScopeName {
-                    target: GlobalName {
-                        module: module_name.clone(),
-                        name: name.clone(),
-                    },
+                    target: GlobalName { module: module_name.clone(), name: name.clone() },
                     tag: e.tag,
                     span: e.span,
                     imported: false,
@@ -57,8 +54,11 @@ impl Scope {
             let path_span = u.path_span();
             if let Some(reason) = program.unreadable(db).get(&path) {
                 scope.diagnostics.push(
-                    Diagnostic::error("E0106", format!("module `{path}` cannot be read: {reason}"))
-                        .at(fid, path_span, "names a file that cannot be read"),
+                    Diagnostic::error("E0106", format!("module `{path}` cannot be read: {reason}")).at(
+                        fid,
+                        path_span,
+                        "names a file that cannot be read",
+                    ),
                 );
                 continue;
             }
@@ -71,9 +71,7 @@ impl Scope {
                 if let Some(close) = did_you_mean(&path, modules.keys().map(String::as_str)) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 } else if path.starts_with("std.") {
-                    d = d.with_help(
-                        "the standard library modules are listed by `claimc doc --list`",
-                    );
+                    d = d.with_help("the standard library modules are listed by `claimc doc --list`");
                 } else {
                     d = d.with_note(format!(
                         "`use {path}` names the file `{}.claim` under the project root",
@@ -90,13 +88,7 @@ impl Scope {
                     let Some(alias) = u.path.last() else { continue };
                     let key: Arc<str> = alias.name.as_str().into();
                     if let Some(prev) = scope.conflict(&key) {
-                        scope.diagnostics.push(collision(
-                            fid,
-                            alias.span,
-                            &alias.name,
-                            prev,
-                            &module_name,
-                        ));
+                        scope.diagnostics.push(collision(fid, alias.span, &alias.name, prev, &module_name));
                         continue;
                     }
                     scope.modules.insert(key, (target_module, alias.span));
@@ -110,36 +102,23 @@ impl Scope {
                                 // Refusal codes are global; selecting one is harmless.
                                 continue;
                             }
-                            let mut d = Diagnostic::error(
-                                "E0104",
-                                format!("module `{path}` has no item named `{}`", sel.name),
-                            )
-                            .at(fid, sel.span, "not declared there");
-                            if let Some(close) =
-                                did_you_mean(&sel.name, index.entries.keys().map(|k| &**k))
-                            {
+                            let mut d =
+                                Diagnostic::error("E0104", format!("module `{path}` has no item named `{}`", sel.name))
+                                    .at(fid, sel.span, "not declared there");
+                            if let Some(close) = did_you_mean(&sel.name, index.entries.keys().map(|k| &**k)) {
                                 d = d.with_help(format!("did you mean `{close}`?"));
                             }
                             scope.diagnostics.push(d);
                             continue;
                         };
                         if let Some(prev) = scope.conflict(&key) {
-                            scope.diagnostics.push(collision(
-                                fid,
-                                sel.span,
-                                &sel.name,
-                                prev,
-                                &module_name,
-                            ));
+                            scope.diagnostics.push(collision(fid, sel.span, &sel.name, prev, &module_name));
                             continue;
                         }
                         scope.names.insert(
                             key.clone(),
                             ScopeName {
-                                target: GlobalName {
-                                    module: target_module.clone(),
-                                    name: key,
-                                },
+                                target: GlobalName { module: target_module.clone(), name: key },
                                 tag: entry.tag,
                                 span: sel.span,
                                 imported: true,
@@ -161,21 +140,12 @@ impl Scope {
     }
 }
 
-fn collision(
-    file: claim_syntax::FileId,
-    span: Span,
-    name: &str,
-    prev: (Span, bool),
-    _module: &str,
-) -> Diagnostic {
+fn collision(file: claim_syntax::FileId, span: Span, name: &str, prev: (Span, bool), _module: &str) -> Diagnostic {
     let (prev_span, prev_imported) = prev;
     let (message, label) = if prev_imported {
         (format!("`{name}` is imported twice"), "imported again here")
     } else {
-        (
-            format!("the import `{name}` collides with an item of this module"),
-            "imported here",
-        )
+        (format!("the import `{name}` collides with an item of this module"), "imported here")
     };
     Diagnostic::error("E0103", message)
         .at(file, span, label)

@@ -17,6 +17,60 @@ pub struct FnSig {
     pub params: Vec<(Arc<str>, Ty)>,
     pub ret: Ty,
     pub loc: Loc,
+    /// For a `@world fn` of the standard library: the world function.
+    pub world: Option<crate::hir::WorldFn>,
+}
+
+/// Checks a function's attribute and body: only the standard library may
+/// declare a world function (`@world`, no body), and only one it provides.
+fn world_decl(
+    f: &claim_syntax::ast::FnDecl,
+    module: &str,
+    file: FileId,
+    d: &mut Vec<Diagnostic>,
+) -> Option<crate::hir::WorldFn> {
+    let name = &f.name.name;
+    match &f.attribute {
+        Some(a) if a.name != "world" => {
+            d.push(Diagnostic::error("E0222", format!("unknown attribute `@{}` on a function", a.name)).at(
+                file,
+                a.span,
+                "not an attribute of functions",
+            ));
+            None
+        }
+        Some(a) => {
+            let known = crate::builtins::declared_world(name).filter(|_| module.starts_with("std."));
+            match (known, &f.body) {
+                (Some(w), None) => Some(w),
+                (Some(_), Some(_)) => {
+                    d.push(Diagnostic::error("E0222", format!("world function `{name}` cannot have a body")).at(
+                        file,
+                        f.name.span,
+                        "declared with a body",
+                    ));
+                    None
+                }
+                (None, _) => {
+                    d.push(
+                        Diagnostic::error("E0222", format!("`@world` cannot declare `{name}`"))
+                            .at(file, a.span, "only the standard library declares world functions")
+                            .with_help("read the world in a fact with `load`, `file_sha256`, `git_tree` or `std.oci.oci_image`"),
+                    );
+                    None
+                }
+            }
+        }
+        None if f.body.is_none() => {
+            d.push(Diagnostic::error("E0222", format!("function `{name}` has no body")).at(
+                file,
+                f.name.span,
+                "expected `{ … }` after the return type",
+            ));
+            None
+        }
+        None => None,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,9 +87,7 @@ pub struct ModuleSigs {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-const PRIMITIVES: &[&str] = &[
-    "Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "List", "Option", "Map",
-];
+const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "List", "Option", "Map"];
 
 /// Resolves type expressions in one module's scope.
 pub struct TypeResolver<'a> {
@@ -93,12 +145,7 @@ impl TypeResolver<'_> {
             };
         }
         let found = match names.as_slice() {
-            [one] => self
-                .scope
-                .names
-                .get(*one)
-                .filter(|n| n.tag == ItemTag::Type)
-                .map(|n| n.target.clone()),
+            [one] => self.scope.names.get(*one).filter(|n| n.tag == ItemTag::Type).map(|n| n.target.clone()),
             [alias, name] => self.scope.modules.get(*alias).and_then(|(m, _)| {
                 let file = self.program.modules(self.db).get(&**m)?;
                 let e = item_index(self.db, *file).entries.get(*name)?;
@@ -120,13 +167,10 @@ impl TypeResolver<'_> {
                     t.span,
                     "not a type in scope",
                 );
-                let candidates = PRIMITIVES.iter().copied().chain(
-                    self.scope
-                        .names
-                        .iter()
-                        .filter(|(_, n)| n.tag == ItemTag::Type)
-                        .map(|(k, _)| &**k),
-                );
+                let candidates = PRIMITIVES
+                    .iter()
+                    .copied()
+                    .chain(self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).map(|(k, _)| &**k));
                 if let Some(close) = did_you_mean(&full, candidates) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 }
@@ -143,12 +187,7 @@ impl ModuleSigs {
         let module: Arc<str> = file.module(db).as_str().into();
         let scope = module_scope(db, program, file);
         let index = item_index(db, file);
-        let r = TypeResolver {
-            db,
-            program,
-            scope,
-            file: fid,
-        };
+        let r = TypeResolver { db, program, scope, file: fid };
         let mut sigs = ModuleSigs::default();
         let mut d = Vec::new();
         for (i, item) in parse(db, file).module.items.iter().enumerate() {
@@ -156,38 +195,24 @@ impl ModuleSigs {
                 continue;
             };
             // Only the first of two same-named items gets a signature.
-            if index
-                .entries
-                .get(name.name.as_str())
-                .is_some_and(|e| e.item as usize != i)
-            {
+            if index.entries.get(name.name.as_str()).is_some_and(|e| e.item as usize != i) {
                 continue;
             }
             let key: Arc<str> = name.name.as_str().into();
             let loc = Loc::new(fid, name.span);
-            let gname = GlobalName {
-                module: module.clone(),
-                name: key.clone(),
-            };
+            let gname = GlobalName { module: module.clone(), name: key.clone() };
             let def = match &item.kind {
-                ItemKind::Newtype { underlying, .. } => {
-                    Some(TypeDef::Newtype(r.resolve(underlying, &mut d)))
+                ItemKind::Newtype { underlying, .. } => Some(TypeDef::Newtype(r.resolve(underlying, &mut d))),
+                ItemKind::Record(rec) => {
+                    Some(TypeDef::Record { fields: fields(&r, &rec.fields, &mut d), open: rec.open })
                 }
-                ItemKind::Record(rec) => Some(TypeDef::Record {
-                    fields: fields(&r, &rec.fields, &mut d),
-                    open: rec.open,
-                }),
                 ItemKind::Enum { variants, .. } => {
                     let mut seen = BTreeSet::new();
                     let mut vs = Vec::new();
                     for v in variants {
                         if !seen.insert(v.name.name.clone()) {
                             d.push(
-                                Diagnostic::error(
-                                    "E0105",
-                                    format!("variant `{}` is declared twice", v.name.name),
-                                )
-                                .at(
+                                Diagnostic::error("E0105", format!("variant `{}` is declared twice", v.name.name)).at(
                                     fid,
                                     v.name.span,
                                     "declared again here",
@@ -211,52 +236,25 @@ impl ModuleSigs {
                         .map(|p| {
                             if !seen.insert(p.name.name.clone()) {
                                 d.push(
-                                    Diagnostic::error(
-                                        "E0220",
-                                        format!("parameter `{}` is bound twice", p.name.name),
-                                    )
-                                    .at(
-                                        fid,
-                                        p.name.span,
-                                        "bound again here",
-                                    ),
+                                    Diagnostic::error("E0220", format!("parameter `{}` is bound twice", p.name.name))
+                                        .at(fid, p.name.span, "bound again here"),
                                 );
                             }
                             (Arc::from(p.name.name.as_str()), r.resolve(&p.ty, &mut d))
                         })
                         .collect();
-                    sigs.fns.insert(
-                        key.clone(),
-                        FnSig {
-                            params,
-                            ret: r.resolve(&f.ret, &mut d),
-                            loc,
-                        },
-                    );
+                    let world = world_decl(f, &module, fid, &mut d);
+                    sigs.fns.insert(key.clone(), FnSig { params, ret: r.resolve(&f.ret, &mut d), loc, world });
                     None
                 }
                 ItemKind::Fact { ty, .. } => {
-                    sigs.facts.insert(
-                        key.clone(),
-                        FactSig {
-                            ty: r.resolve(ty, &mut d),
-                            loc,
-                        },
-                    );
+                    sigs.facts.insert(key.clone(), FactSig { ty: r.resolve(ty, &mut d), loc });
                     None
                 }
                 _ => None,
             };
             if let Some(def) = def {
-                sigs.types.insert(
-                    key,
-                    TypeInfo {
-                        name: gname,
-                        def,
-                        loc,
-                        docs: item.docs.clone(),
-                    },
-                );
+                sigs.types.insert(key, TypeInfo { name: gname, def, loc, docs: item.docs.clone() });
             }
         }
         sigs.diagnostics = d;
@@ -269,13 +267,11 @@ fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], d: &mut Vec<Diagnostic>) ->
     let mut out = Vec::new();
     for f in decls {
         if !seen.insert(f.name.name.clone()) {
-            d.push(
-                Diagnostic::error(
-                    "E0206",
-                    format!("field `{}` is declared twice", f.name.name),
-                )
-                .at(r.file, f.name.span, "declared again here"),
-            );
+            d.push(Diagnostic::error("E0206", format!("field `{}` is declared twice", f.name.name)).at(
+                r.file,
+                f.name.span,
+                "declared again here",
+            ));
             continue;
         }
         out.push(FieldDef {

@@ -13,10 +13,7 @@ pub struct GlobalName {
 
 impl GlobalName {
     pub fn new(module: &str, name: &str) -> GlobalName {
-        GlobalName {
-            module: module.into(),
-            name: name.into(),
-        }
+        GlobalName { module: module.into(), name: name.into() }
     }
 }
 

@@ -10,13 +10,7 @@ use std::collections::BTreeMap;
 const LIB: &str = "fn double(n: Int) -> Int { n * 2 }\nrecord Wheel { name: Text }\n";
 const MAIN: &str = "use lib.{double}\nwitness w { holds double(2) == 4 }\n";
 
-fn setup() -> (
-    Database,
-    claim_sema::db::QueryLog,
-    Program,
-    SourceFile,
-    SourceFile,
-) {
+fn setup() -> (Database, claim_sema::db::QueryLog, Program, SourceFile, SourceFile) {
     let (db, log) = Database::with_log();
     let lib = SourceFile::new(&db, "lib".to_string(), LIB.to_string(), FileId(0));
     let main = SourceFile::new(&db, "main".to_string(), MAIN.to_string(), FileId(1));
@@ -30,14 +24,11 @@ fn executed(log: &claim_sema::db::QueryLog) -> Vec<String> {
 }
 
 fn ran(log: &[String], query: &str, input: &str) -> bool {
-    log.iter()
-        .any(|l| l.starts_with(&format!("{query}(")) && l.contains(input))
+    log.iter().any(|l| l.starts_with(&format!("{query}(")) && l.contains(input))
 }
 
 fn runs_of<'a>(log: &'a [String], query: &str) -> Vec<&'a String> {
-    log.iter()
-        .filter(|l| l.starts_with(&format!("{query}(")))
-        .collect()
+    log.iter().filter(|l| l.starts_with(&format!("{query}("))).collect()
 }
 
 /// Editing `main` re-parses and re-checks only `main`; editing a body in
@@ -50,66 +41,35 @@ fn an_edit_rechecks_only_the_edited_module() {
     let first = executed(&log);
     let lib_id = format!("{:?}", salsa::plumbing::AsId::as_id(&lib));
     let main_id = format!("{:?}", salsa::plumbing::AsId::as_id(&main));
-    assert!(
-        ran(&first, "parse", &lib_id) && ran(&first, "parse", &main_id),
-        "first run: {first:#?}"
-    );
+    assert!(ran(&first, "parse", &lib_id) && ran(&first, "parse", &main_id), "first run: {first:#?}");
     assert_eq!(runs_of(&first, "check_module").len(), 2, "{first:#?}");
 
-    main.set_text(&mut db)
-        .to("use lib.{double}\nwitness w { holds double(3) == 6 }\n".to_string());
+    main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(3) == 6 }\n".to_string());
     assert!(!compile(&db, program).has_errors());
     let second = executed(&log);
-    assert!(
-        ran(&second, "parse", &main_id),
-        "main was not re-parsed: {second:#?}"
-    );
-    assert!(
-        !ran(&second, "parse", &lib_id),
-        "lib was re-parsed: {second:#?}"
-    );
-    assert!(
-        !ran(&second, "item_index", &lib_id),
-        "lib was re-indexed: {second:#?}"
-    );
+    assert!(ran(&second, "parse", &main_id), "main was not re-parsed: {second:#?}");
+    assert!(!ran(&second, "parse", &lib_id), "lib was re-parsed: {second:#?}");
+    assert!(!ran(&second, "item_index", &lib_id), "lib was re-indexed: {second:#?}");
     let rechecked_main = runs_of(&second, "check_module");
-    assert_eq!(
-        rechecked_main.len(),
-        1,
-        "only main is re-checked: {second:#?}"
-    );
+    assert_eq!(rechecked_main.len(), 1, "only main is re-checked: {second:#?}");
 
     // Same signatures, same positions of declared names: only a body differs.
-    lib.set_text(&mut db)
-        .to("fn double(n: Int) -> Int { n + n }\nrecord Wheel { name: Text }\n".to_string());
+    lib.set_text(&mut db).to("fn double(n: Int) -> Int { n + n }\nrecord Wheel { name: Text }\n".to_string());
     assert!(!compile(&db, program).has_errors());
     let third = executed(&log);
-    assert!(
-        ran(&third, "parse", &lib_id),
-        "lib was not re-parsed: {third:#?}"
-    );
-    assert!(
-        !ran(&third, "parse", &main_id),
-        "main was re-parsed: {third:#?}"
-    );
+    assert!(ran(&third, "parse", &lib_id), "lib was not re-parsed: {third:#?}");
+    assert!(!ran(&third, "parse", &main_id), "main was re-parsed: {third:#?}");
     let rechecked_lib = runs_of(&third, "check_module");
     assert_eq!(rechecked_lib.len(), 1, "only lib is re-checked: {third:#?}");
-    assert_ne!(
-        rechecked_main, rechecked_lib,
-        "the two edits re-checked the same module"
-    );
+    assert_ne!(rechecked_main, rechecked_lib, "the two edits re-checked the same module");
 }
 
 #[test]
 fn an_error_edit_is_reported_and_repaired() {
     let (mut db, _log, program, _lib, main) = setup();
-    main.set_text(&mut db)
-        .to("use lib.{double}\nwitness w { holds double(\"x\") == 4 }\n".to_string());
+    main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(\"x\") == 4 }\n".to_string());
     let c = compile(&db, program);
-    assert_eq!(
-        c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
-        vec!["E0203"]
-    );
+    assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0203"]);
     main.set_text(&mut db).to(MAIN.to_string());
     assert!(compile(&db, program).diagnostics.is_empty());
 }

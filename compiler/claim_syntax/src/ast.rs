@@ -102,11 +102,7 @@ pub struct UseDecl {
 
 impl UseDecl {
     pub fn dotted(&self) -> String {
-        self.path
-            .iter()
-            .map(|i| i.name.as_str())
-            .collect::<Vec<_>>()
-            .join(".")
+        self.path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".")
     }
     pub fn path_span(&self) -> Span {
         match (self.path.first(), self.path.last()) {
@@ -144,7 +140,10 @@ pub struct FnDecl {
     pub name: Ident,
     pub params: Vec<Param>,
     pub ret: TypeExpr,
-    pub body: Expr,
+    /// `None` only for a `@world` declaration (standard library).
+    pub body: Option<Expr>,
+    /// `@world` before `fn`.
+    pub attribute: Option<Ident>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,16 +176,9 @@ pub struct WitnessStmt {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WitnessStmtKind {
-    Let {
-        name: Ident,
-        ty: Option<TypeExpr>,
-        value: Expr,
-    },
+    Let { name: Ident, ty: Option<TypeExpr>, value: Expr },
     Holds(Expr),
-    Refuses {
-        expr: Expr,
-        code: Ident,
-    },
+    Refuses { expr: Expr, code: Ident },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -231,10 +223,7 @@ impl BinOp {
         }
     }
     pub fn is_comparison(self) -> bool {
-        matches!(
-            self,
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-        )
+        matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
     }
 }
 
@@ -253,18 +242,8 @@ pub struct FieldInit {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BlockStmt {
-    Let {
-        name: Ident,
-        ty: Option<TypeExpr>,
-        value: Expr,
-        span: Span,
-    },
-    Require {
-        cond: Expr,
-        code: Ident,
-        message: Expr,
-        span: Span,
-    },
+    Let { name: Ident, ty: Option<TypeExpr>, value: Expr, span: Span },
+    Require { cond: Expr, code: Ident, message: Expr, span: Span },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

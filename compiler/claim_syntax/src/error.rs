@@ -18,20 +18,8 @@ pub struct SyntaxError {
 }
 
 impl SyntaxError {
-    pub fn new(
-        code: &'static str,
-        span: Span,
-        message: impl Into<String>,
-        label: impl Into<String>,
-    ) -> Self {
-        SyntaxError {
-            code,
-            span,
-            message: message.into(),
-            label: label.into(),
-            help: None,
-            context: None,
-        }
+    pub fn new(code: &'static str, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+        SyntaxError { code, span, message: message.into(), label: label.into(), help: None, context: None }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());

@@ -20,11 +20,7 @@ pub struct Lexed {
 }
 
 pub fn lex(src: &str) -> Lexed {
-    let mut lx = Lexer {
-        src,
-        pos: 0,
-        out: Lexed::default(),
-    };
+    let mut lx = Lexer { src, pos: 0, out: Lexed::default() };
     lx.code(false);
     lx.out
 }
@@ -62,10 +58,7 @@ impl<'s> Lexer<'s> {
                         if let (Some(last), Some((Token::Error, prev))) =
                             (self.out.errors.last_mut(), self.out.tokens.last_mut())
                         {
-                            if last.code == "E0002"
-                                && last.span.end as usize == start
-                                && prev.end as usize == start
-                            {
+                            if last.code == "E0002" && last.span.end as usize == start && prev.end as usize == start {
                                 last.span.end = end as u32;
                                 prev.end = end as u32;
                                 last.message = format!(
@@ -88,9 +81,7 @@ impl<'s> Lexer<'s> {
                     Ok(RawToken::DocComment) => {
                         let text = slice.trim_start_matches("///");
                         let text = text.strip_prefix(' ').unwrap_or(text);
-                        self.out
-                            .docs
-                            .push((Span::new(start, end), text.trim_end().to_string()));
+                        self.out.docs.push((Span::new(start, end), text.trim_end().to_string()));
                         continue;
                     }
                     Ok(RawToken::Quote) => {
@@ -195,9 +186,7 @@ impl<'s> Lexer<'s> {
                             "a lone `}` in a text literal",
                             "write `}}` for a literal brace",
                         )
-                        .with_help(
-                            "outside an interpolation, braces in text are doubled: `{{` and `}}`",
-                        ),
+                        .with_help("outside an interpolation, braces in text are doubled: `{{` and `}}`"),
                     );
                     self.pos = at + 1;
                 }
@@ -254,13 +243,8 @@ impl<'s> Lexer<'s> {
                 }
             }
             self.error(
-                SyntaxError::new(
-                    "E0004",
-                    Span::new(at, at + 2),
-                    "malformed unicode escape",
-                    "expected `\\u{…}`",
-                )
-                .with_help("write a code point in hex between braces, e.g. `\\u{e9}`"),
+                SyntaxError::new("E0004", Span::new(at, at + 2), "malformed unicode escape", "expected `\\u{…}`")
+                    .with_help("write a code point in hex between braces, e.g. `\\u{e9}`"),
             );
             return (None, 2);
         }
@@ -278,21 +262,14 @@ impl<'s> Lexer<'s> {
     }
 
     fn number(&mut self, slice: &str, start: usize, end: usize) -> Token {
-        let split = slice
-            .find(|c: char| c.is_ascii_alphabetic())
-            .unwrap_or(slice.len());
+        let split = slice.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(slice.len());
         let (digits, unit) = slice.split_at(split);
         let clean: String = digits.chars().filter(|c| *c != '_').collect();
         let span = Span::new(start, end);
         let Ok(n) = clean.parse::<i64>() else {
             self.error(
-                SyntaxError::new(
-                    "E0006",
-                    span,
-                    "integer literal out of range",
-                    "does not fit in a 64-bit signed Int",
-                )
-                .with_help("the largest Int is 9223372036854775807"),
+                SyntaxError::new("E0006", span, "integer literal out of range", "does not fit in a 64-bit signed Int")
+                    .with_help("the largest Int is 9223372036854775807"),
             );
             return Token::Error;
         };
@@ -306,7 +283,9 @@ impl<'s> Lexer<'s> {
             other => {
                 self.error(
                     SyntaxError::new("E0007", span, format!("unknown duration unit `{other}`"), "not a unit")
-                        .with_help("the duration units are `ms`, `s`, `min`, `h` and `d`, written right after the number"),
+                        .with_help(
+                            "the duration units are `ms`, `s`, `min`, `h` and `d`, written right after the number",
+                        ),
                 );
                 return Token::Error;
             }
@@ -329,13 +308,8 @@ impl<'s> Lexer<'s> {
         let body = &slice[kind.prefix().len() + 1..];
         let span = Span::new(start, end);
         let want = kind.hex_len();
-        let problem = if let Some(c) = body
-            .chars()
-            .find(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit())
-        {
-            Some(format!(
-                "uppercase hex digit `{c}`; digest literals are lowercase"
-            ))
+        let problem = if let Some(c) = body.chars().find(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit()) {
+            Some(format!("uppercase hex digit `{c}`; digest literals are lowercase"))
         } else if let Some(c) = body.chars().find(|c| !c.is_ascii_hexdigit()) {
             Some(format!("`{c}` is not a hex digit"))
         } else if body.len() != want {
@@ -346,12 +320,8 @@ impl<'s> Lexer<'s> {
         match problem {
             None => Token::Digest(kind, body.to_string()),
             Some(label) => {
-                let mut e = SyntaxError::new(
-                    "E0005",
-                    span,
-                    format!("malformed {} digest literal", kind.prefix()),
-                    label,
-                );
+                let mut e =
+                    SyntaxError::new("E0005", span, format!("malformed {} digest literal", kind.prefix()), label);
                 if body.chars().take(8).any(|c| !c.is_ascii_hexdigit())
                     && body.starts_with(|c: char| c.is_ascii_alphabetic())
                 {
@@ -416,14 +386,7 @@ mod tests {
 
     #[test]
     fn durations_and_ints() {
-        assert_eq!(
-            toks("3h 250ms 1_000"),
-            vec![
-                Token::Duration(10_800_000),
-                Token::Duration(250),
-                Token::Int(1000)
-            ]
-        );
+        assert_eq!(toks("3h 250ms 1_000"), vec![Token::Duration(10_800_000), Token::Duration(250), Token::Int(1000)]);
     }
 
     #[test]

@@ -15,20 +15,14 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span {
-            start: clamp(start),
-            end: clamp(end.max(start)),
-        }
+        Span { start: clamp(start), end: clamp(end.max(start)) }
     }
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
     /// The smallest span covering both.
     pub fn join(self, other: Span) -> Span {
-        Span {
-            start: self.start.min(other.start),
-            end: self.end.max(other.end),
-        }
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
     }
     pub fn shift(self, by: usize) -> Span {
         Span::new(self.start as usize + by, self.end as usize + by)

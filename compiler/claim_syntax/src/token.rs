@@ -193,18 +193,11 @@ impl Keyword {
     ];
 
     pub fn lookup(s: &str) -> Option<Keyword> {
-        Keyword::ALL
-            .iter()
-            .find(|(k, _)| *k == s)
-            .map(|(_, kw)| *kw)
+        Keyword::ALL.iter().find(|(k, _)| *k == s).map(|(_, kw)| *kw)
     }
 
     pub fn as_str(self) -> &'static str {
-        Keyword::ALL
-            .iter()
-            .find(|(_, kw)| *kw == self)
-            .map(|(k, _)| *k)
-            .unwrap_or("?")
+        Keyword::ALL.iter().find(|(_, kw)| *kw == self).map(|(k, _)| *k).unwrap_or("?")
     }
 }
 

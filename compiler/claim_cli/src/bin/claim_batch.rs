@@ -5,11 +5,7 @@ use clap::Parser;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "claim_batch",
-    version,
-    about = "Run the witnesses of Claim programs"
-)]
+#[command(name = "claim_batch", version, about = "Run the witnesses of Claim programs")]
 struct Args {
     /// A `.claim` file, or a folder of them (repeatable).
     #[arg(long = "entry", required = true, value_name = "PATH")]
@@ -59,11 +55,7 @@ fn main() {
             Some(ExplainArg::Failures) => Explain::Failures,
             Some(ExplainArg::All) => Explain::All,
         },
-        jobs: args.jobs.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        }),
+        jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
         color: claim_cli::use_color(),
         max_load_bytes: args.max_load_bytes,
     };

@@ -35,11 +35,7 @@ fn main() {
     claim_cli::main_guarded(move || match args.command {
         Command::Check { paths } => claim_cli::check::run(&paths, color),
         Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
-            Some(text) => Output {
-                stdout: text.to_string(),
-                stderr: String::new(),
-                code: 0,
-            },
+            Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
             None => Output {
                 stdout: String::new(),
                 stderr: format!("error[E0901]: `{code}` is not a Claim diagnostic code\n"),

@@ -41,11 +41,11 @@ impl Checker<'_> {
                 if !self.arity(&name.name, sig.params.len(), args, span) {
                     return mk(H::Error, span, Ty::Error);
                 }
-                let args = args
-                    .iter()
-                    .zip(&sig.params)
-                    .map(|(a, (_, t))| self.expr(a, Some(t)))
-                    .collect();
+                let args: Vec<_> = args.iter().zip(&sig.params).map(|(a, (_, t))| self.expr(a, Some(t))).collect();
+                if let Some(w) = sig.world {
+                    self.world_allowed(w, callee.span);
+                    return mk(H::World(w, args), span, sig.ret.clone());
+                }
                 self.edge(name.clone(), callee.span);
                 mk(H::Call(name, args), span, sig.ret.clone())
             }
@@ -58,16 +58,7 @@ impl Checker<'_> {
             }
             Callee::Builtin(b) => self.builtin_call(b, callee, args, span),
             Callee::World(w) => {
-                if !self.in_fact {
-                    self.error(
-                        Diagnostic::error("E0216", format!("`{}` may only be called in a fact initializer", w.name()))
-                            .at(self.file, callee.span, "reads the outside world here")
-                            .with_help(format!(
-                                "declare a fact (`fact name: T = {}(…)`) and use it here: facts are read once, before any witness runs",
-                                w.name()
-                            )),
-                    );
-                }
+                self.world_allowed(w, callee.span);
                 if !self.arity(w.name(), 1, args, span) {
                     return mk(H::Error, span, Ty::Error);
                 }
@@ -75,6 +66,7 @@ impl Checker<'_> {
                 let ty = match w {
                     WorldFn::FileSha256 => Ty::Sha256,
                     WorldFn::GitTree => Ty::Sha1,
+                    WorldFn::OciImage => Ty::Error,
                     WorldFn::Load => match expected {
                         Some(t) => t.clone(),
                         None => {
@@ -92,27 +84,31 @@ impl Checker<'_> {
         }
     }
 
+    /// World functions read files: only fact initializers may call them.
+    fn world_allowed(&mut self, w: WorldFn, span: Span) {
+        if self.in_fact {
+            return;
+        }
+        self.error(
+            Diagnostic::error("E0216", format!("`{}` may only be called in a fact initializer", w.name()))
+                .at(self.file, span, "reads the outside world here")
+                .with_help(format!(
+                    "declare a fact (`fact name: T = {}(…)`) and use it here: facts are read once, before any witness runs",
+                    w.name()
+                )),
+        );
+    }
+
     fn arity(&mut self, name: &str, want: usize, args: &[ast::Expr], span: Span) -> bool {
         if args.len() == want {
             return true;
         }
         let s = if want == 1 { "" } else { "s" };
         self.error(
-            Diagnostic::error(
-                "E0209",
-                format!(
-                    "`{name}` takes {want} argument{s}, but {} were given",
-                    args.len()
-                ),
-            )
-            .at(
+            Diagnostic::error("E0209", format!("`{name}` takes {want} argument{s}, but {} were given", args.len())).at(
                 self.file,
                 span,
-                format!(
-                    "{} argument{}",
-                    args.len(),
-                    if args.len() == 1 { "" } else { "s" }
-                ),
+                format!("{} argument{}", args.len(), if args.len() == 1 { "" } else { "s" }),
             ),
         );
         for a in args {
@@ -127,20 +123,17 @@ impl Checker<'_> {
             self.not_callable(callee.span, "this expression");
             return None;
         };
-        let from_item =
-            |this: &Self, target: GlobalName, tag: ItemTag| -> Result<Callee, &'static str> {
-                match tag {
-                    ItemTag::Fn => Ok(Callee::User(target)),
-                    ItemTag::Type => match this.type_info(&target).map(|i| &i.def) {
-                        Some(TypeDef::Newtype(u)) => Ok(Callee::Newtype(target, u.clone())),
-                        Some(TypeDef::Record { .. }) => {
-                            Err("a record is built with `Name { field: value, … }`")
-                        }
-                        _ => Err("an enum is not callable; name one of its variants"),
-                    },
-                    ItemTag::Fact => Err("a fact is a value"),
-                }
-            };
+        let from_item = |this: &Self, target: GlobalName, tag: ItemTag| -> Result<Callee, &'static str> {
+            match tag {
+                ItemTag::Fn => Ok(Callee::User(target)),
+                ItemTag::Type => match this.type_info(&target).map(|i| &i.def) {
+                    Some(TypeDef::Newtype(u)) => Ok(Callee::Newtype(target, u.clone())),
+                    Some(TypeDef::Record { .. }) => Err("a record is built with `Name { field: value, … }`"),
+                    _ => Err("an enum is not callable; name one of its variants"),
+                },
+                ItemTag::Fact => Err("a fact is a value"),
+            }
+        };
         match segs.as_slice() {
             [one] => {
                 let name = one.name.as_str();
@@ -185,41 +178,27 @@ impl Checker<'_> {
                 None
             }
             [alias, item]
-                if self.local(&alias.name).is_none()
-                    && self.scope.modules.contains_key(alias.name.as_str()) =>
+                if self.local(&alias.name).is_none() && self.scope.modules.contains_key(alias.name.as_str()) =>
             {
                 let (module, _) = self.scope.modules.get(alias.name.as_str()).cloned()?;
                 let file = self.module_file(&module)?;
-                let entry = crate::db::item_index(self.db, file)
-                    .entries
-                    .get(item.name.as_str())
-                    .cloned();
+                let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
                 let span = alias.span.join(item.span);
                 match entry {
                     Some(e) => match from_item(self, GlobalName::new(&module, &item.name), e.tag) {
                         Ok(c) => Some(c),
                         Err(why) => {
                             self.error(
-                                Diagnostic::error(
-                                    "E0210",
-                                    format!("`{}.{}` is not callable", alias.name, item.name),
-                                )
-                                .at(self.file, span, why),
+                                Diagnostic::error("E0210", format!("`{}.{}` is not callable", alias.name, item.name))
+                                    .at(self.file, span, why),
                             );
                             None
                         }
                     },
                     None => {
                         self.error(
-                            Diagnostic::error(
-                                "E0201",
-                                format!("module `{module}` has no item named `{}`", item.name),
-                            )
-                            .at(
-                                self.file,
-                                item.span,
-                                "not declared there",
-                            ),
+                            Diagnostic::error("E0201", format!("module `{module}` has no item named `{}`", item.name))
+                                .at(self.file, item.span, "not declared there"),
                         );
                         None
                     }
@@ -241,13 +220,7 @@ impl Checker<'_> {
         );
     }
 
-    fn builtin_call(
-        &mut self,
-        b: B,
-        callee: &ast::Expr,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> hir::Expr {
+    fn builtin_call(&mut self, b: B, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> hir::Expr {
         let name = match &callee.kind {
             ast::ExprKind::Name(id) => id.name.clone(),
             _ => "built-in".to_string(),
@@ -264,11 +237,7 @@ impl Checker<'_> {
             if !self.arity(&name, params.len(), args, span) {
                 return mk(H::Error, span, Ty::Error);
             }
-            let args = args
-                .iter()
-                .zip(params)
-                .map(|(a, t)| self.expr(a, Some(t)))
-                .collect();
+            let args = args.iter().zip(params).map(|(a, t)| self.expr(a, Some(t))).collect();
             return mk(H::Builtin(b, args), span, ret);
         }
         let list = |t: Ty| Ty::list(t);
@@ -285,11 +254,7 @@ impl Checker<'_> {
             if !self.arity(&name, params.len(), args, span) {
                 return mk(H::Error, span, Ty::Error);
             }
-            let args = args
-                .iter()
-                .zip(&params)
-                .map(|(a, t)| self.expr(a, Some(t)))
-                .collect();
+            let args = args.iter().zip(&params).map(|(a, t)| self.expr(a, Some(t))).collect();
             return mk(H::Builtin(b, args), span, ret);
         }
         // The polymorphic ones: len, get, keys, raw, text, hex.
@@ -300,13 +265,11 @@ impl Checker<'_> {
         let first = self.expr(&args[0], None);
         let t = first.ty.clone();
         let bad = |this: &mut Self, needs: &str| {
-            this.error(
-                Diagnostic::error("E0203", format!("`{name}` takes {needs}, not `{t}`")).at(
-                    this.file,
-                    first.span,
-                    format!("this is a `{t}`"),
-                ),
-            );
+            this.error(Diagnostic::error("E0203", format!("`{name}` takes {needs}, not `{t}`")).at(
+                this.file,
+                first.span,
+                format!("this is a `{t}`"),
+            ));
             Ty::Error
         };
         let ret = if t.is_lenient() {
@@ -337,12 +300,8 @@ impl Checker<'_> {
                 B::TextOf => Ty::Text,
                 B::Hex => match t {
                     Ty::Sha256 | Ty::Sha1 => Ty::Text,
-                    _ if self
-                        .newtype_of(&t)
-                        .is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1)) =>
-                    {
-                        let help =
-                            format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for a `{t}`");
+                    _ if self.newtype_of(&t).is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1)) => {
+                        let help = format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for a `{t}`");
                         self.error(
                             Diagnostic::error("E0203", format!("`hex` takes a digest, not `{t}`"))
                                 .at(self.file, first.span, "a newtype")

@@ -47,20 +47,13 @@ impl Checker<'_> {
             return;
         }
         let shown: Vec<String> = missing.iter().map(|p| self.show(p, ty)).collect();
-        let list = shown
-            .iter()
-            .map(|s| format!("`{s}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let list = shown.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ");
         let verb = if shown.len() == 1 { "is" } else { "are" };
         self.error(
-            Diagnostic::error(
-                "E0207",
-                format!("`match` does not cover every `{ty}`: {list} {verb} not covered"),
-            )
-            .at(self.file, scrutinee, format!("{list} not covered"))
-            .with_secondary(self.loc(match_span), "in this `match`")
-            .with_help(format!("add an arm for {list}, or a final `_ => …` arm")),
+            Diagnostic::error("E0207", format!("`match` does not cover every `{ty}`: {list} {verb} not covered"))
+                .at(self.file, scrutinee, format!("{list} not covered"))
+                .with_secondary(self.loc(match_span), "in this `match`")
+                .with_help(format!("add an arm for {list}, or a final `_ => …` arm")),
         );
     }
 
@@ -75,15 +68,10 @@ impl Checker<'_> {
                     let sub = self.ctor_tys(&c, ty);
                     let n = sub.len();
                     let spec = specialize(rows, &c, n);
-                    self.useful(&spec, &sub)
-                        .map(|w| Pat::Ctor(c, w[..n].to_vec()))
+                    self.useful(&spec, &sub).map(|w| Pat::Ctor(c, w[..n].to_vec()))
                 })
                 .collect(),
-            None => self
-                .useful(rows, &tys)
-                .map(|w| w[0].clone())
-                .into_iter()
-                .collect(),
+            None => self.useful(rows, &tys).map(|w| w[0].clone()).into_iter().collect(),
         }
     }
 
@@ -153,11 +141,8 @@ impl Checker<'_> {
                 None
             }
             None => {
-                let default: Vec<Vec<Pat>> = rows
-                    .iter()
-                    .filter(|r| matches!(r.first(), Some(Pat::Wild)))
-                    .map(|r| r[1..].to_vec())
-                    .collect();
+                let default: Vec<Vec<Pat>> =
+                    rows.iter().filter(|r| matches!(r.first(), Some(Pat::Wild))).map(|r| r[1..].to_vec()).collect();
                 let mut w = self.useful(&default, &tys[1..])?;
                 w.insert(0, Pat::Wild);
                 Some(w)
@@ -168,24 +153,14 @@ impl Checker<'_> {
     fn show(&self, p: &Pat, ty: &Ty) -> String {
         match p {
             Pat::Wild | Pat::Ctor(Ctor::Lit(_), _) => "_".to_string(),
-            Pat::ListRest(ps) => format!(
-                "[{}, ..]",
-                ps.iter().map(|_| "_").collect::<Vec<_>>().join(", ")
-            ),
+            Pat::ListRest(ps) => format!("[{}, ..]", ps.iter().map(|_| "_").collect::<Vec<_>>().join(", ")),
             Pat::Ctor(c, subs) => {
                 let sub_tys = self.ctor_tys(c, ty);
-                let shown: Vec<String> = subs
-                    .iter()
-                    .zip(sub_tys.iter())
-                    .map(|(s, t)| self.show(s, t))
-                    .collect();
+                let shown: Vec<String> = subs.iter().zip(sub_tys.iter()).map(|(s, t)| self.show(s, t)).collect();
                 match c {
                     Ctor::Bool(b) => b.to_string(),
                     Ctor::None => "None".to_string(),
-                    Ctor::Some => format!(
-                        "Some({})",
-                        shown.first().cloned().unwrap_or_else(|| "_".into())
-                    ),
+                    Ctor::Some => format!("Some({})", shown.first().cloned().unwrap_or_else(|| "_".into())),
                     Ctor::List(_) => format!("[{}]", shown.join(", ")),
                     Ctor::Lit(s) => s.clone(),
                     Ctor::Variant(i) => {
@@ -236,20 +211,14 @@ fn lower(p: &hir::Pattern) -> Pat {
         P::Some(x) => Pat::Ctor(Ctor::Some, vec![lower(x)]),
         P::Variant { index, fields } => {
             // Sub-patterns by declaration order; unmentioned fields are wild.
-            let n = fields
-                .iter()
-                .map(|(i, _)| *i as usize + 1)
-                .max()
-                .unwrap_or(0);
+            let n = fields.iter().map(|(i, _)| *i as usize + 1).max().unwrap_or(0);
             let mut subs = vec![Pat::Wild; n];
             for (i, f) in fields {
                 subs[*i as usize] = lower(f);
             }
             Pat::Ctor(Ctor::Variant(*index), subs)
         }
-        P::List { elems, rest: false } => {
-            Pat::Ctor(Ctor::List(elems.len()), elems.iter().map(lower).collect())
-        }
+        P::List { elems, rest: false } => Pat::Ctor(Ctor::List(elems.len()), elems.iter().map(lower).collect()),
         P::List { elems, rest: true } => Pat::ListRest(elems.iter().map(lower).collect()),
     }
 }

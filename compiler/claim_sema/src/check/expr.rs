@@ -16,9 +16,7 @@ use std::sync::Arc;
 pub(super) fn compatible(a: &Ty, b: &Ty) -> bool {
     match (a, b) {
         (Ty::Error | Ty::Never, _) | (_, Ty::Error | Ty::Never) => true,
-        (Ty::List(x), Ty::List(y)) | (Ty::Option(x), Ty::Option(y)) | (Ty::Map(x), Ty::Map(y)) => {
-            compatible(x, y)
-        }
+        (Ty::List(x), Ty::List(y)) | (Ty::Option(x), Ty::Option(y)) | (Ty::Map(x), Ty::Map(y)) => compatible(x, y),
         _ => a == b,
     }
 }
@@ -41,9 +39,7 @@ pub(super) fn path_segments(e: &ast::Expr) -> Option<Vec<&ast::Ident>> {
 }
 
 pub(super) fn decode_hex(hex: &str) -> Arc<[u8]> {
-    (0..hex.len() / 2)
-        .filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
-        .collect()
+    (0..hex.len() / 2).filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()).collect()
 }
 
 /// What a record-literal path names.
@@ -78,15 +74,17 @@ impl<'a> Checker<'a> {
         let (under_exp, under_found) = (self.newtype_of(exp), self.newtype_of(&h.ty));
         if let (Some(u1), Some(u2)) = (under_exp, under_found) {
             if u1 == u2 {
-                d = d.with_note(format!("`{}` and `{exp}` are distinct newtypes over `{u1}`: a value of one is never the other", h.ty));
+                d = d.with_note(format!(
+                    "`{}` and `{exp}` are distinct newtypes over `{u1}`: a value of one is never the other",
+                    h.ty
+                ));
             }
         } else if under_exp == Some(&h.ty) {
-            d = d.with_help(format!("only a digest literal converts implicitly; convert a computed value explicitly: `{exp}(…)`"));
-        } else if under_found == Some(exp) {
             d = d.with_help(format!(
-                "use `raw(…)` to get the `{exp}` inside a `{}`",
-                h.ty
+                "only a digest literal converts implicitly; convert a computed value explicitly: `{exp}(…)`"
             ));
+        } else if under_found == Some(exp) {
+            d = d.with_help(format!("use `raw(…)` to get the `{exp}` inside a `{}`", h.ty));
         }
         if let Ty::Named(n) = exp {
             if let Some(info) = self.type_info(n) {
@@ -105,12 +103,8 @@ impl<'a> Checker<'a> {
             A::List(v) => v.iter().all(|x| self.needs_context(x)),
             A::None | A::Refuse { .. } | A::Digest(..) => true,
             A::Some(x) => self.needs_context(x),
-            A::Name(id) => {
-                self.local(&id.name).is_none() && !self.scope.names.contains_key(id.name.as_str())
-            }
-            A::Record { path, .. } => {
-                path.len() == 1 && !self.scope.names.contains_key(path[0].name.as_str())
-            }
+            A::Name(id) => self.local(&id.name).is_none() && !self.scope.names.contains_key(id.name.as_str()),
+            A::Record { path, .. } => path.len() == 1 && !self.scope.names.contains_key(path[0].name.as_str()),
             A::If(_, a, b) => self.needs_context(a) && self.needs_context(b),
             A::Match(_, arms) => arms.iter().all(|a| self.needs_context(&a.body)),
             A::Block(_, r) => self.needs_context(r),
@@ -164,32 +158,23 @@ impl<'a> Checker<'a> {
             A::Call(callee, args) => self.call(e, callee, args, expected),
             A::Record { path, fields } => self.record_literal(span, path, fields, expected),
             A::List(elems) => self.list(span, elems, expected),
-            A::Comprehension {
-                elem,
-                var,
-                iter,
-                cond,
-            } => {
+            A::Comprehension { elem, var, iter, cond } => {
                 let iter = self.expr(iter, None);
                 let item_ty = match &iter.ty {
                     Ty::List(t) => (**t).clone(),
                     t if t.is_lenient() => Ty::Error,
                     t => {
-                        self.error(
-                            Diagnostic::error("E0203", "a comprehension needs a list").at(
-                                self.file,
-                                iter.span,
-                                format!("this is a `{t}`, not a list"),
-                            ),
-                        );
+                        self.error(Diagnostic::error("E0203", "a comprehension needs a list").at(
+                            self.file,
+                            iter.span,
+                            format!("this is a `{t}`, not a list"),
+                        ));
                         Ty::Error
                     }
                 };
                 let mark = self.locals.len();
                 let slot = self.bind(var.name.as_str().into(), item_ty);
-                let cond = cond
-                    .as_ref()
-                    .map(|c| Box::new(self.expr(c, Some(&Ty::Bool))));
+                let cond = cond.as_ref().map(|c| Box::new(self.expr(c, Some(&Ty::Bool))));
                 let elem_expected = match expected {
                     Some(Ty::List(t)) => Some((**t).clone()),
                     _ => None,
@@ -197,16 +182,7 @@ impl<'a> Checker<'a> {
                 let elem = self.expr(elem, elem_expected.as_ref());
                 self.locals.truncate(mark);
                 let ty = Ty::list(elem.ty.clone());
-                mk(
-                    H::Comprehension {
-                        elem: Box::new(elem),
-                        slot,
-                        iter: Box::new(iter),
-                        cond,
-                    },
-                    span,
-                    ty,
-                )
+                mk(H::Comprehension { elem: Box::new(elem), slot, iter: Box::new(iter), cond }, span, ty)
             }
             A::Binary(op, l, r) => self.binary(span, *op, l, r),
             A::Not(x) => {
@@ -233,11 +209,7 @@ impl<'a> Checker<'a> {
                     let b = self.expr(b, Some(&a.ty).filter(|t| **t != Ty::Never));
                     (a, b)
                 };
-                let ty = if a.ty == Ty::Never {
-                    b.ty.clone()
-                } else {
-                    a.ty.clone()
-                };
+                let ty = if a.ty == Ty::Never { b.ty.clone() } else { a.ty.clone() };
                 mk(H::If(Box::new(c), Box::new(a), Box::new(b)), span, ty)
             }
             A::Match(scrutinee, arms) => self.match_expr(span, scrutinee, arms, expected),
@@ -246,27 +218,15 @@ impl<'a> Checker<'a> {
                 let stmts = stmts
                     .iter()
                     .map(|s| match s {
-                        ast::BlockStmt::Let {
-                            name, ty, value, ..
-                        } => {
+                        ast::BlockStmt::Let { name, ty, value, .. } => {
                             let (slot, value) = self.let_binding(name, ty.as_ref(), value);
                             hir::Stmt::Let { slot, value }
                         }
-                        ast::BlockStmt::Require {
-                            cond,
-                            code,
-                            message,
-                            span,
-                        } => {
+                        ast::BlockStmt::Require { cond, code, message, span } => {
                             let cond = self.expr(cond, Some(&Ty::Bool));
                             self.check_code(code);
                             let message = self.expr(message, Some(&Ty::Text));
-                            hir::Stmt::Require {
-                                cond,
-                                code: code.name.as_str().into(),
-                                message,
-                                span: *span,
-                            }
+                            hir::Stmt::Require { cond, code: code.name.as_str().into(), message, span: *span }
                         }
                     })
                     .collect();
@@ -279,10 +239,7 @@ impl<'a> Checker<'a> {
                 self.check_code(code);
                 let message = self.expr(message, Some(&Ty::Text));
                 mk(
-                    H::Refuse {
-                        code: code.name.as_str().into(),
-                        message: Box::new(message),
-                    },
+                    H::Refuse { code: code.name.as_str().into(), message: Box::new(message) },
                     span,
                     expected.cloned().unwrap_or(Ty::Never),
                 )
@@ -311,9 +268,7 @@ impl<'a> Checker<'a> {
                     self.error(
                         Diagnostic::error("E0208", "cannot tell the type of `None`")
                             .at(self.file, span, "type annotation needed")
-                            .with_help(
-                                "give the binding a type, e.g. `let x: Option<Text> = None`",
-                            ),
+                            .with_help("give the binding a type, e.g. `let x: Option<Text> = None`"),
                     );
                     mk(H::None, span, Ty::Error)
                 }
@@ -333,39 +288,30 @@ impl<'a> Checker<'a> {
                 ItemTag::Fact => self.fact_ref(target, span),
                 ItemTag::Fn => {
                     self.error(
-                        Diagnostic::error(
-                            "E0210",
-                            format!("function `{}` is not a value", id.name),
-                        )
-                        .at(self.file, span, "a function")
-                        .with_help(format!("call it: `{}(…)`", id.name)),
+                        Diagnostic::error("E0210", format!("function `{}` is not a value", id.name))
+                            .at(self.file, span, "a function")
+                            .with_help(format!("call it: `{}(…)`", id.name)),
                     );
                     mk(H::Error, span, Ty::Error)
                 }
                 ItemTag::Type => {
-                    self.error(
-                        Diagnostic::error("E0201", format!("type `{}` is not a value", id.name))
-                            .at(self.file, span, "a type, used as a value"),
-                    );
+                    self.error(Diagnostic::error("E0201", format!("type `{}` is not a value", id.name)).at(
+                        self.file,
+                        span,
+                        "a type, used as a value",
+                    ));
                     mk(H::Error, span, Ty::Error)
                 }
             };
         }
         if let Some(exp) = expected {
             if let Some((enum_name, variants)) = self.enum_of(exp) {
-                if let Some((i, v)) = variants
-                    .iter()
-                    .enumerate()
-                    .find(|(_, v)| *v.name == *id.name)
-                {
+                if let Some((i, v)) = variants.iter().enumerate().find(|(_, v)| *v.name == *id.name) {
                     if v.fields.is_some() {
                         self.error(
-                            Diagnostic::error(
-                                "E0204",
-                                format!("variant `{}` carries fields", id.name),
-                            )
-                            .at(self.file, span, "fields missing")
-                            .with_help(format!("write `{} {{ … }}` with every field", id.name)),
+                            Diagnostic::error("E0204", format!("variant `{}` carries fields", id.name))
+                                .at(self.file, span, "fields missing")
+                                .with_help(format!("write `{} {{ … }}` with every field", id.name)),
                         );
                     }
                     return mk(
@@ -387,17 +333,13 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn fact_ref(&mut self, target: GlobalName, span: Span) -> hir::Expr {
-        let ty = self
-            .fact_sig(&target)
-            .map(|s| s.ty.clone())
-            .unwrap_or(Ty::Error);
+        let ty = self.fact_sig(&target).map(|s| s.ty.clone()).unwrap_or(Ty::Error);
         self.edge(target.clone(), span);
         mk(H::Fact(target), span, ty)
     }
 
     fn unknown_name(&mut self, id: &ast::Ident, expected: Option<&Ty>) {
-        let mut candidates: Vec<String> =
-            self.locals.iter().map(|(n, _, _)| n.to_string()).collect();
+        let mut candidates: Vec<String> = self.locals.iter().map(|(n, _, _)| n.to_string()).collect();
         candidates.extend(self.scope.names.keys().map(|k| k.to_string()));
         if let Some((_, vs)) = expected.and_then(|t| self.enum_of(t)) {
             candidates.extend(vs.iter().map(|v| v.name.to_string()));
@@ -410,31 +352,21 @@ impl<'a> Checker<'a> {
         if let Some(close) = did_you_mean(&id.name, candidates.iter().map(String::as_str)) {
             d = d.with_help(format!("did you mean `{close}`?"));
         } else if let Some(owner) = self.enum_with_variant(&id.name) {
-            d = d.with_help(format!("`{}` is a variant of `{owner}`; where the type is not known, qualify it: `{owner}.{}`", id.name, id.name));
-        } else if self
-            .program
-            .modules(self.db)
-            .keys()
-            .any(|m| m.rsplit('.').next() == Some(id.name.as_str()))
-        {
-            d = d.with_help(
-                "`use` is not transitive: import what this module names in this module itself",
-            );
+            d = d.with_help(format!(
+                "`{}` is a variant of `{owner}`; where the type is not known, qualify it: `{owner}.{}`",
+                id.name, id.name
+            ));
+        } else if self.program.modules(self.db).keys().any(|m| m.rsplit('.').next() == Some(id.name.as_str())) {
+            d = d.with_help("`use` is not transitive: import what this module names in this module itself");
         }
         self.error(d);
     }
 
     fn enum_with_variant(&self, variant: &str) -> Option<String> {
-        self.scope
-            .names
-            .iter()
-            .filter(|(_, n)| n.tag == ItemTag::Type)
-            .find_map(|(k, n)| {
-                let (_, vs) = self.enum_of(&Ty::Named(n.target.clone()))?;
-                vs.iter()
-                    .any(|v| &*v.name == variant)
-                    .then(|| k.to_string())
-            })
+        self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).find_map(|(k, n)| {
+            let (_, vs) = self.enum_of(&Ty::Named(n.target.clone()))?;
+            vs.iter().any(|v| &*v.name == variant).then(|| k.to_string())
+        })
     }
 
     /// `module.item`, `Enum.Variant`, `module.Enum.Variant`, followed by any
@@ -444,68 +376,49 @@ impl<'a> Checker<'a> {
         if self.local(&first.name).is_some() {
             return None;
         }
-        let (head, used) =
-            if let Some((module, _)) = self.scope.modules.get(first.name.as_str()).cloned() {
-                let item = segs[1];
-                let span = first.span.join(item.span);
-                let file = self.module_file(&module)?;
-                let entry = crate::db::item_index(self.db, file)
-                    .entries
-                    .get(item.name.as_str())
-                    .cloned();
-                let target = GlobalName::new(&module, &item.name);
-                match entry.map(|e| e.tag) {
-                    Some(ItemTag::Fact) => (self.fact_ref(target, span), 2),
-                    Some(ItemTag::Type) if segs.len() >= 3 => (
-                        self.unit_variant(&Ty::Named(target), segs[2], span.join(segs[2].span))?,
-                        3,
-                    ),
-                    Some(tag) => {
-                        self.error(
-                            Diagnostic::error(
-                                "E0210",
-                                format!(
-                                    "`{}.{}` is a {}, not a value",
-                                    first.name,
-                                    item.name,
-                                    tag.describe()
-                                ),
-                            )
-                            .at(self.file, span, "not a value"),
-                        );
-                        (mk(H::Error, span, Ty::Error), 2)
-                    }
-                    None => {
-                        let names = crate::db::item_index(self.db, file)
-                            .entries
-                            .keys()
-                            .map(|k| &**k)
-                            .collect::<Vec<_>>();
-                        let mut d = Diagnostic::error(
-                            "E0201",
-                            format!("module `{module}` has no item named `{}`", item.name),
-                        )
-                        .at(self.file, item.span, "not declared there");
-                        if let Some(close) = did_you_mean(&item.name, names) {
-                            d = d.with_help(format!("did you mean `{close}`?"));
-                        }
-                        self.error(d);
-                        (mk(H::Error, span, Ty::Error), 2)
-                    }
+        let (head, used) = if let Some((module, _)) = self.scope.modules.get(first.name.as_str()).cloned() {
+            let item = segs[1];
+            let span = first.span.join(item.span);
+            let file = self.module_file(&module)?;
+            let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
+            let target = GlobalName::new(&module, &item.name);
+            match entry.map(|e| e.tag) {
+                Some(ItemTag::Fact) => (self.fact_ref(target, span), 2),
+                Some(ItemTag::Type) if segs.len() >= 3 => {
+                    (self.unit_variant(&Ty::Named(target), segs[2], span.join(segs[2].span))?, 3)
                 }
-            } else if let Some(n) = self
-                .scope
-                .names
-                .get(first.name.as_str())
-                .filter(|n| n.tag == ItemTag::Type)
-            {
-                let ty = Ty::Named(n.target.clone());
-                self.enum_of(&ty)?;
-                let span = first.span.join(segs[1].span);
-                (self.unit_variant(&ty, segs[1], span)?, 2)
-            } else {
-                return None;
-            };
+                Some(tag) => {
+                    self.error(
+                        Diagnostic::error(
+                            "E0210",
+                            format!("`{}.{}` is a {}, not a value", first.name, item.name, tag.describe()),
+                        )
+                        .at(self.file, span, "not a value"),
+                    );
+                    (mk(H::Error, span, Ty::Error), 2)
+                }
+                None => {
+                    let names = crate::db::item_index(self.db, file).entries.keys().map(|k| &**k).collect::<Vec<_>>();
+                    let mut d = Diagnostic::error(
+                        "E0201",
+                        format!("module `{module}` has no item named `{}`", item.name),
+                    )
+                    .at(self.file, item.span, "not declared there");
+                    if let Some(close) = did_you_mean(&item.name, names) {
+                        d = d.with_help(format!("did you mean `{close}`?"));
+                    }
+                    self.error(d);
+                    (mk(H::Error, span, Ty::Error), 2)
+                }
+            }
+        } else if let Some(n) = self.scope.names.get(first.name.as_str()).filter(|n| n.tag == ItemTag::Type) {
+            let ty = Ty::Named(n.target.clone());
+            self.enum_of(&ty)?;
+            let span = first.span.join(segs[1].span);
+            (self.unit_variant(&ty, segs[1], span)?, 2)
+        } else {
+            return None;
+        };
         let _ = expected;
         let mut h = head;
         for f in &segs[used..] {
@@ -517,40 +430,27 @@ impl<'a> Checker<'a> {
     /// `Enum.Variant` as a value.
     fn unit_variant(&mut self, ty: &Ty, v: &ast::Ident, span: Span) -> Option<hir::Expr> {
         let (enum_name, variants) = self.enum_of(ty)?;
-        match variants
-            .iter()
-            .enumerate()
-            .find(|(_, d)| *d.name == *v.name)
-        {
+        match variants.iter().enumerate().find(|(_, d)| *d.name == *v.name) {
             Some((i, d)) => {
                 if d.fields.is_some() {
                     self.error(
                         Diagnostic::error("E0204", format!("variant `{}` carries fields", v.name))
                             .at(self.file, span, "fields missing")
-                            .with_help(format!(
-                                "write `{}.{} {{ … }}` with every field",
-                                enum_name.name, v.name
-                            )),
+                            .with_help(format!("write `{}.{} {{ … }}` with every field", enum_name.name, v.name)),
                     );
                 }
                 Some(mk(
-                    H::Variant {
-                        ty: enum_name,
-                        index: i as u32,
-                        name: d.name.clone(),
-                        names: None,
-                        fields: vec![],
-                    },
+                    H::Variant { ty: enum_name, index: i as u32, name: d.name.clone(), names: None, fields: vec![] },
                     span,
                     ty.clone(),
                 ))
             }
             None => {
-                let mut d = Diagnostic::error(
-                    "E0218",
-                    format!("`{}` has no variant `{}`", enum_name.name, v.name),
-                )
-                .at(self.file, v.span, "no such variant");
+                let mut d = Diagnostic::error("E0218", format!("`{}` has no variant `{}`", enum_name.name, v.name)).at(
+                    self.file,
+                    v.span,
+                    "no such variant",
+                );
                 if let Some(close) = did_you_mean(&v.name, variants.iter().map(|v| &*v.name)) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 }
@@ -568,22 +468,15 @@ impl<'a> Checker<'a> {
         if let Ty::Named(n) = &base.ty {
             if let Some(info) = self.type_info(n) {
                 if let TypeDef::Record { fields, .. } = &info.def {
-                    if let Some((i, f)) = fields
-                        .iter()
-                        .enumerate()
-                        .find(|(_, f)| *f.name == *field.name)
-                    {
+                    if let Some((i, f)) = fields.iter().enumerate().find(|(_, f)| *f.name == *field.name) {
                         let ty = f.ty.clone();
                         return mk(H::Field(Box::new(base), i as u32, f.name.clone()), span, ty);
                     }
-                    let mut d = Diagnostic::error(
-                        "E0205",
-                        format!("record `{}` has no field `{}`", n.name, field.name),
-                    )
-                    .at(self.file, field.span, "unknown field")
-                    .with_secondary(info.loc, format!("`{}` is declared here", n.name));
-                    if let Some(close) = did_you_mean(&field.name, fields.iter().map(|f| &*f.name))
-                    {
+                    let mut d =
+                        Diagnostic::error("E0205", format!("record `{}` has no field `{}`", n.name, field.name))
+                            .at(self.file, field.span, "unknown field")
+                            .with_secondary(info.loc, format!("`{}` is declared here", n.name));
+                    if let Some(close) = did_you_mean(&field.name, fields.iter().map(|f| &*f.name)) {
                         d = d.with_help(format!("did you mean `{close}`?"));
                     }
                     self.error(d);
@@ -591,13 +484,11 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        self.error(
-            Diagnostic::error("E0205", format!("`{}` has no fields", base.ty)).at(
-                self.file,
-                field.span,
-                format!("`.{}` on a `{}`", field.name, base.ty),
-            ),
-        );
+        self.error(Diagnostic::error("E0205", format!("`{}` has no fields", base.ty)).at(
+            self.file,
+            field.span,
+            format!("`.{}` on a `{}`", field.name, base.ty),
+        ));
         mk(H::Error, span, Ty::Error)
     }
 
@@ -640,9 +531,8 @@ impl<'a> Checker<'a> {
     }
 
     fn binary(&mut self, span: Span, op: BinOp, l: &ast::Expr, r: &ast::Expr) -> hir::Expr {
-        let bin = |op, kind, l: hir::Expr, r: hir::Expr, ty| {
-            mk(H::Binary(op, kind, Box::new(l), Box::new(r)), span, ty)
-        };
+        let bin =
+            |op, kind, l: hir::Expr, r: hir::Expr, ty| mk(H::Binary(op, kind, Box::new(l), Box::new(r)), span, ty);
         match op {
             BinOp::And | BinOp::Or => {
                 let l = self.expr(l, Some(&Ty::Bool));
@@ -662,21 +552,16 @@ impl<'a> Checker<'a> {
                 bin(op, OpKind::Structural, l, r, Ty::Bool)
             }
             _ => {
-                let (l, r) =
-                    if self.needs_context(l) && !self.needs_context(r) && op == BinOp::Concat {
-                        let r = self.expr(r, None);
-                        let l = self.expr(l, Some(&r.ty));
-                        (l, r)
-                    } else {
-                        let l = self.expr(l, None);
-                        let want = if op == BinOp::Concat {
-                            Some(l.ty.clone())
-                        } else {
-                            None
-                        };
-                        let r = self.expr(r, want.as_ref().filter(|t| !t.is_lenient()));
-                        (l, r)
-                    };
+                let (l, r) = if self.needs_context(l) && !self.needs_context(r) && op == BinOp::Concat {
+                    let r = self.expr(r, None);
+                    let l = self.expr(l, Some(&r.ty));
+                    (l, r)
+                } else {
+                    let l = self.expr(l, None);
+                    let want = if op == BinOp::Concat { Some(l.ty.clone()) } else { None };
+                    let r = self.expr(r, want.as_ref().filter(|t| !t.is_lenient()));
+                    (l, r)
+                };
                 let (lt, rt) = (l.ty.clone(), r.ty.clone());
                 if lt.is_lenient() || rt.is_lenient() {
                     let ty = if op.is_comparison() {
@@ -686,18 +571,10 @@ impl<'a> Checker<'a> {
                     } else {
                         lt
                     };
-                    return bin(
-                        op,
-                        OpKind::Int,
-                        l,
-                        r,
-                        if ty == Ty::Never { Ty::Error } else { ty },
-                    );
+                    return bin(op, OpKind::Int, l, r, if ty == Ty::Never { Ty::Error } else { ty });
                 }
                 let kind = match (op, &lt, &rt) {
-                    (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Ty::Int, Ty::Int) => {
-                        Some((OpKind::Int, Ty::Bool))
-                    }
+                    (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Ty::Int, Ty::Int) => Some((OpKind::Int, Ty::Bool)),
                     (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, Ty::Duration, Ty::Duration) => {
                         Some((OpKind::Duration, Ty::Bool))
                     }
@@ -707,9 +584,7 @@ impl<'a> Checker<'a> {
                     (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, Ty::Int, Ty::Int) => {
                         Some((OpKind::Int, Ty::Int))
                     }
-                    (BinOp::Add | BinOp::Sub, Ty::Duration, Ty::Duration) => {
-                        Some((OpKind::Duration, Ty::Duration))
-                    }
+                    (BinOp::Add | BinOp::Sub, Ty::Duration, Ty::Duration) => Some((OpKind::Duration, Ty::Duration)),
                     (BinOp::Mul, Ty::Duration, Ty::Int) => {
                         Some((OpKind::DurationTimesInt { swapped: false }, Ty::Duration))
                     }
@@ -717,9 +592,7 @@ impl<'a> Checker<'a> {
                         Some((OpKind::DurationTimesInt { swapped: true }, Ty::Duration))
                     }
                     (BinOp::Concat, Ty::Text, Ty::Text) => Some((OpKind::Text, Ty::Text)),
-                    (BinOp::Concat, Ty::List(a), Ty::List(b)) if a == b => {
-                        Some((OpKind::List, lt.clone()))
-                    }
+                    (BinOp::Concat, Ty::List(a), Ty::List(b)) if a == b => Some((OpKind::List, lt.clone())),
                     _ => None,
                 };
                 match kind {
@@ -729,28 +602,14 @@ impl<'a> Checker<'a> {
                             "E0211",
                             format!("`{}` does not apply to `{lt}` and `{rt}`", op.symbol()),
                         )
-                        .at(
-                            self.file,
-                            span,
-                            format!("`{lt}` {} `{rt}`", op.symbol()),
-                        );
+                        .at(self.file, span, format!("`{lt}` {} `{rt}`", op.symbol()));
                         d = d.with_help(match op {
                             BinOp::Concat => "`++` joins two Texts or two lists of one element type; for other values interpolate: `\"{a}{b}\"`".to_string(),
                             BinOp::Add if lt == Ty::Text || rt == Ty::Text => "join texts with `++`".to_string(),
                             _ => "`+ - * /` apply to Int, `+ -` to Duration, `*` to a Duration and an Int; comparisons to Int, Duration and Text".to_string(),
                         });
                         self.error(d);
-                        bin(
-                            op,
-                            OpKind::Int,
-                            l,
-                            r,
-                            if op.is_comparison() {
-                                Ty::Bool
-                            } else {
-                                Ty::Error
-                            },
-                        )
+                        bin(op, OpKind::Int, l, r, if op.is_comparison() { Ty::Bool } else { Ty::Error })
                     }
                 }
             }
@@ -830,13 +689,8 @@ impl<'a> Checker<'a> {
             let e = crate::db::item_index(self.db, file).entries.get(name)?;
             (e.tag == ItemTag::Type).then(|| GlobalName::new(m, name))
         };
-        let local_type = |name: &str| {
-            self.scope
-                .names
-                .get(name)
-                .filter(|n| n.tag == ItemTag::Type)
-                .map(|n| n.target.clone())
-        };
+        let local_type =
+            |name: &str| self.scope.names.get(name).filter(|n| n.tag == ItemTag::Type).map(|n| n.target.clone());
         match names.as_slice() {
             [one] => match local_type(one) {
                 Some(g) => record(&g),
@@ -858,28 +712,12 @@ impl<'a> Checker<'a> {
         inits: &[ast::FieldInit],
         expected: Option<&Ty>,
     ) -> hir::Expr {
-        let dotted = path
-            .iter()
-            .map(|i| i.name.as_str())
-            .collect::<Vec<_>>()
-            .join(".");
-        let path_span = path
-            .first()
-            .map(|f| f.span)
-            .unwrap_or(span)
-            .join(path.last().map(|l| l.span).unwrap_or(span));
+        let dotted = path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".");
+        let path_span = path.first().map(|f| f.span).unwrap_or(span).join(path.last().map(|l| l.span).unwrap_or(span));
         match self.ctor(path, expected) {
             Some(Ctor::Record(g, fields)) => {
                 let values = self.field_inits(span, &dotted, inits, fields);
-                mk(
-                    H::Record {
-                        ty: g.clone(),
-                        names: field_names(fields),
-                        fields: values,
-                    },
-                    span,
-                    Ty::Named(g),
-                )
+                mk(H::Record { ty: g.clone(), names: field_names(fields), fields: values }, span, Ty::Named(g))
             }
             Some(Ctor::Variant(g, index, def)) => {
                 let Some(fields) = &def.fields else {
@@ -906,11 +744,11 @@ impl<'a> Checker<'a> {
                         self.expr(v, None);
                     }
                 }
-                let mut d = Diagnostic::error(
-                    "E0201",
-                    format!("unknown record or variant `{dotted}`"),
-                )
-                .at(self.file, path_span, "not a record or variant here");
+                let mut d = Diagnostic::error("E0201", format!("unknown record or variant `{dotted}`")).at(
+                    self.file,
+                    path_span,
+                    "not a record or variant here",
+                );
                 if path.len() == 1 {
                     if let Some(owner) = self.enum_with_variant(&dotted) {
                         d = d.with_help(format!("`{dotted}` is a variant of `{owner}`; where the type is not known, qualify it: `{owner}.{dotted} {{ … }}`"));
@@ -932,18 +770,13 @@ impl<'a> Checker<'a> {
         let mut out = Vec::new();
         let mut given: Vec<&str> = Vec::new();
         for init in inits {
-            let Some((i, def)) = fields
-                .iter()
-                .enumerate()
-                .find(|(_, f)| *f.name == *init.name.name)
-            else {
-                let mut d = Diagnostic::error(
-                    "E0205",
-                    format!("`{what}` has no field `{}`", init.name.name),
-                )
-                .at(self.file, init.name.span, "unknown field");
-                if let Some(close) = did_you_mean(&init.name.name, fields.iter().map(|f| &*f.name))
-                {
+            let Some((i, def)) = fields.iter().enumerate().find(|(_, f)| *f.name == *init.name.name) else {
+                let mut d = Diagnostic::error("E0205", format!("`{what}` has no field `{}`", init.name.name)).at(
+                    self.file,
+                    init.name.span,
+                    "unknown field",
+                );
+                if let Some(close) = did_you_mean(&init.name.name, fields.iter().map(|f| &*f.name)) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 } else {
                     d = d.with_note(format!(
@@ -958,13 +791,11 @@ impl<'a> Checker<'a> {
                 continue;
             };
             if given.contains(&&*def.name) {
-                self.error(
-                    Diagnostic::error("E0206", format!("field `{}` is given twice", def.name)).at(
-                        self.file,
-                        init.name.span,
-                        "given again here",
-                    ),
-                );
+                self.error(Diagnostic::error("E0206", format!("field `{}` is given twice", def.name)).at(
+                    self.file,
+                    init.name.span,
+                    "given again here",
+                ));
                 continue;
             }
             given.push(&def.name);
@@ -977,20 +808,14 @@ impl<'a> Checker<'a> {
             };
             out.push((i as u32, value));
         }
-        let missing: Vec<Arc<str>> = fields
-            .iter()
-            .filter(|f| !given.contains(&&*f.name))
-            .map(|f| f.name.clone())
-            .collect();
+        let missing: Vec<Arc<str>> =
+            fields.iter().filter(|f| !given.contains(&&*f.name)).map(|f| f.name.clone()).collect();
         if !missing.is_empty() {
             let s = if missing.len() == 1 { "" } else { "s" };
             self.error(
-                Diagnostic::error(
-                    "E0204",
-                    format!("missing field{s} {} in `{what}`", and_list(&missing)),
-                )
-                .at(self.file, span, format!("missing {}", and_list(&missing)))
-                .with_help("a record literal gives every field exactly once"),
+                Diagnostic::error("E0204", format!("missing field{s} {} in `{what}`", and_list(&missing)))
+                    .at(self.file, span, format!("missing {}", and_list(&missing)))
+                    .with_help("a record literal gives every field exactly once"),
             );
         }
         out

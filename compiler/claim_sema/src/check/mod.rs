@@ -9,9 +9,7 @@ mod expr;
 mod naming;
 mod pattern;
 
-use crate::db::{
-    module_scope, module_sigs, parse, refusal_codes, CheckedModule, Db, Program, SourceFile,
-};
+use crate::db::{module_scope, module_sigs, parse, refusal_codes, CheckedModule, Db, Program, SourceFile};
 use crate::hir;
 use crate::scope::Scope;
 use crate::sigs::{FactSig, FnSig, ModuleSigs, TypeResolver};
@@ -63,11 +61,7 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         c.item(item, &mut out);
     }
     naming::check_names(&parsed.module, c.file, &mut c.diags);
-    CheckedModule {
-        hir: Arc::new(out),
-        edges: c.edges,
-        diagnostics: c.diags,
-    }
+    CheckedModule { hir: Arc::new(out), edges: c.edges, diagnostics: c.diags }
 }
 
 impl<'a> Checker<'a> {
@@ -83,19 +77,19 @@ impl<'a> Checker<'a> {
         self.locals.clear();
         self.next_slot = 0;
         self.in_fact = false;
-        self.current = item
-            .kind
-            .name()
-            .map(|n| GlobalName::new(&self.module, &n.name));
+        self.current = item.kind.name().map(|n| GlobalName::new(&self.module, &n.name));
         match &item.kind {
             ItemKind::Fn(f) => {
                 let Some(sig) = self.sigs.fns.get(f.name.name.as_str()).cloned() else {
                     return;
                 };
+                // A world declaration (or a body-less fn, already reported)
+                // has nothing to check or run.
+                let Some(body) = &f.body else { return };
                 for (name, ty) in &sig.params {
                     self.bind(name.clone(), ty.clone());
                 }
-                let body = self.expr(&f.body, Some(&sig.ret));
+                let body = self.expr(body, Some(&sig.ret));
                 out.functions.push(hir::Function {
                     name: GlobalName::new(&self.module, &f.name.name),
                     params: sig.params.clone(),
@@ -132,11 +126,7 @@ impl<'a> Checker<'a> {
                     loc: self.loc(name.span),
                 });
             }
-            ItemKind::Frontier {
-                name,
-                text,
-                condition,
-            } => {
+            ItemKind::Frontier { name, text, condition } => {
                 self.current = None;
                 let text = self.expr(text, Some(&Ty::Text));
                 let condition = condition.as_ref().map(|c| self.expr(c, Some(&Ty::Bool)));
@@ -163,11 +153,7 @@ impl<'a> Checker<'a> {
             ast::WitnessStmtKind::Refuses { expr, code } => {
                 let expr = self.expr(expr, None);
                 self.check_code(code);
-                hir::WitnessStmtKind::Refuses {
-                    expr,
-                    code: code.name.as_str().into(),
-                    code_span: code.span,
-                }
+                hir::WitnessStmtKind::Refuses { expr, code: code.name.as_str().into(), code_span: code.span }
             }
         };
         hir::WitnessStmt { kind, span: s.span }
@@ -187,12 +173,7 @@ impl<'a> Checker<'a> {
     }
 
     fn resolve_type(&mut self, t: &ast::TypeExpr) -> Ty {
-        let r = TypeResolver {
-            db: self.db,
-            program: self.program,
-            scope: self.scope,
-            file: self.file,
-        };
+        let r = TypeResolver { db: self.db, program: self.program, scope: self.scope, file: self.file };
         r.resolve(t, &mut self.diags)
     }
 
@@ -204,11 +185,7 @@ impl<'a> Checker<'a> {
     }
 
     fn local(&self, name: &str) -> Option<(hir::Slot, Ty)> {
-        self.locals
-            .iter()
-            .rev()
-            .find(|(n, _, _)| &**n == name)
-            .map(|(_, s, t)| (*s, t.clone()))
+        self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(_, s, t)| (*s, t.clone()))
     }
 
     /// Checks that a refusal code is declared; suggests a close one.
@@ -216,16 +193,14 @@ impl<'a> Checker<'a> {
         if self.codes.contains(code.name.as_str()) {
             return;
         }
-        let mut d = Diagnostic::error("E0212", format!("undeclared refusal code `{}`", code.name))
-            .at(self.file, code.span, "no `refusal` declares this code");
+        let mut d = Diagnostic::error("E0212", format!("undeclared refusal code `{}`", code.name)).at(
+            self.file,
+            code.span,
+            "no `refusal` declares this code",
+        );
         match did_you_mean(&code.name, self.codes.iter().map(|c| &**c)) {
             Some(close) => d = d.with_help(format!("did you mean `{close}`?")),
-            None => {
-                d = d.with_help(format!(
-                    "declare it: `refusal {} \"what it means\"`",
-                    code.name
-                ))
-            }
+            None => d = d.with_help(format!("declare it: `refusal {} \"what it means\"`", code.name)),
         }
         self.error(d);
     }

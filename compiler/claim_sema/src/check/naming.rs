@@ -8,19 +8,12 @@ use claim_syntax::FileId;
 
 pub(super) fn check_names(module: &Module, file: FileId, diags: &mut Vec<Diagnostic>) {
     let mut warn = |id: &Ident, upper: bool, what: &str| {
-        let ok = if upper {
-            is_upper_camel(&id.name)
-        } else {
-            is_snake(&id.name)
-        };
+        let ok = if upper { is_upper_camel(&id.name) } else { is_snake(&id.name) };
         if ok {
             return;
         }
-        let (case, suggestion) = if upper {
-            ("UpperCamel", to_upper_camel(&id.name))
-        } else {
-            ("snake_case", to_snake(&id.name))
-        };
+        let (case, suggestion) =
+            if upper { ("UpperCamel", to_upper_camel(&id.name)) } else { ("snake_case", to_snake(&id.name)) };
         diags.push(
             Diagnostic::warning("W0001", format!("{what} `{}` should be {case}", id.name))
                 .at(file, id.span, format!("not {case}"))
@@ -83,9 +76,7 @@ fn to_upper_camel(s: &str) -> String {
         .filter(|p| !p.is_empty())
         .map(|p| {
             let mut cs = p.chars();
-            cs.next()
-                .map(|f| f.to_ascii_uppercase().to_string() + cs.as_str())
-                .unwrap_or_default()
+            cs.next().map(|f| f.to_ascii_uppercase().to_string() + cs.as_str()).unwrap_or_default()
         })
         .collect()
 }

@@ -18,13 +18,11 @@ impl Checker<'_> {
 
     fn pattern_mismatch(&mut self, p: &ast::Pattern, ty: &Ty, what: &str) -> P {
         if !ty.is_lenient() {
-            self.error(
-                Diagnostic::error("E0218", format!("{what} cannot match a `{ty}`")).at(
-                    self.file,
-                    p.span,
-                    format!("expected a pattern for `{ty}`"),
-                ),
-            );
+            self.error(Diagnostic::error("E0218", format!("{what} cannot match a `{ty}`")).at(
+                self.file,
+                p.span,
+                format!("expected a pattern for `{ty}`"),
+            ));
         }
         P::Error
     }
@@ -34,17 +32,11 @@ impl Checker<'_> {
             A::Wildcard => P::Wildcard,
             A::Error => P::Error,
             A::Int(n) => self.lit_pattern(p, ty, Ty::Int, Lit::Int(*n), "an Int"),
-            A::Duration(n) => {
-                self.lit_pattern(p, ty, Ty::Duration, Lit::Duration(*n), "a Duration")
-            }
+            A::Duration(n) => self.lit_pattern(p, ty, Ty::Duration, Lit::Duration(*n), "a Duration"),
             A::Bool(b) => self.lit_pattern(p, ty, Ty::Bool, Lit::Bool(*b), "a Bool"),
             A::Text(s) => self.lit_pattern(p, ty, Ty::Text, Lit::Text(s.as_str().into()), "a Text"),
             A::Digest(k, hex) => {
-                let base = if *k == DigestKind::Sha256 {
-                    Ty::Sha256
-                } else {
-                    Ty::Sha1
-                };
+                let base = if *k == DigestKind::Sha256 { Ty::Sha256 } else { Ty::Sha1 };
                 let fits = *ty == base || self.newtype_of(ty) == Some(&base);
                 let want = if fits { ty.clone() } else { base };
                 self.lit_pattern(p, ty, want, Lit::Digest(*k, decode_hex(hex)), "a digest")
@@ -70,43 +62,27 @@ impl Checker<'_> {
                         return self.pattern_mismatch(p, ty, "a list pattern");
                     }
                 };
-                P::List {
-                    elems: elems
-                        .iter()
-                        .map(|e| self.pattern(e, &elem_ty, allow_bind))
-                        .collect(),
-                    rest: *rest,
-                }
+                P::List { elems: elems.iter().map(|e| self.pattern(e, &elem_ty, allow_bind)).collect(), rest: *rest }
             }
             A::Name(id) => {
                 if let Some((_, variants)) = self.enum_of(ty) {
-                    if let Some((i, v)) = variants
-                        .iter()
-                        .enumerate()
-                        .find(|(_, v)| *v.name == *id.name)
-                    {
+                    if let Some((i, v)) = variants.iter().enumerate().find(|(_, v)| *v.name == *id.name) {
                         if v.fields.is_some() {
                             self.error(
-                                Diagnostic::error(
-                                    "E0218",
-                                    format!("variant `{}` carries fields", id.name),
-                                )
-                                .at(self.file, id.span, "fields not matched")
-                                .with_help(format!("write `{} {{ .. }}`", id.name)),
+                                Diagnostic::error("E0218", format!("variant `{}` carries fields", id.name))
+                                    .at(self.file, id.span, "fields not matched")
+                                    .with_help(format!("write `{} {{ .. }}`", id.name)),
                             );
                         }
-                        return P::Variant {
-                            index: i as u32,
-                            fields: vec![],
-                        };
+                        return P::Variant { index: i as u32, fields: vec![] };
                     }
                 }
                 if id.name.starts_with(|c: char| c.is_ascii_uppercase()) && !ty.is_lenient() {
-                    let mut d = Diagnostic::error(
-                        "E0218",
-                        format!("`{}` is not a variant of `{ty}`", id.name),
-                    )
-                    .at(self.file, id.span, "no such variant");
+                    let mut d = Diagnostic::error("E0218", format!("`{}` is not a variant of `{ty}`", id.name)).at(
+                        self.file,
+                        id.span,
+                        "no such variant",
+                    );
                     if let Some((_, vs)) = self.enum_of(ty) {
                         if let Some(close) = did_you_mean(&id.name, vs.iter().map(|v| &*v.name)) {
                             d = d.with_help(format!("did you mean `{close}`?"));
@@ -117,9 +93,7 @@ impl Checker<'_> {
                 }
                 self.binding(id, ty, allow_bind)
             }
-            A::Variant { path, fields } => {
-                self.variant_pattern(p, path, fields.as_ref(), ty, allow_bind)
-            }
+            A::Variant { path, fields } => self.variant_pattern(p, path, fields.as_ref(), ty, allow_bind),
         }
     }
 
@@ -128,10 +102,7 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(
                     "E0217",
-                    format!(
-                        "`is` patterns bind nothing, so `{}` cannot be bound here",
-                        id.name
-                    ),
+                    format!("`is` patterns bind nothing, so `{}` cannot be bound here", id.name),
                 )
                 .at(self.file, id.span, "would bind a name")
                 .with_help("use `_` in its place, or `match` to bind it"),
@@ -171,11 +142,7 @@ impl Checker<'_> {
         };
         let Some((enum_name, variants)) = self.enum_of(ty) else {
             bind_all(self);
-            let dotted = path
-                .iter()
-                .map(|i| i.name.as_str())
-                .collect::<Vec<_>>()
-                .join(".");
+            let dotted = path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".");
             return self.pattern_mismatch(p, ty, &format!("variant `{dotted}`"));
         };
         let Some(last) = path.last() else {
@@ -187,29 +154,16 @@ impl Checker<'_> {
             if *qual.name != *enum_name.name {
                 bind_all(self);
                 self.error(
-                    Diagnostic::error(
-                        "E0218",
-                        format!(
-                            "`{}` is not the matched enum `{}`",
-                            qual.name, enum_name.name
-                        ),
-                    )
-                    .at(self.file, qual.span, "another type"),
+                    Diagnostic::error("E0218", format!("`{}` is not the matched enum `{}`", qual.name, enum_name.name))
+                        .at(self.file, qual.span, "another type"),
                 );
                 return P::Error;
             }
         }
-        let Some((index, def)) = variants
-            .iter()
-            .enumerate()
-            .find(|(_, v)| *v.name == *last.name)
-        else {
+        let Some((index, def)) = variants.iter().enumerate().find(|(_, v)| *v.name == *last.name) else {
             bind_all(self);
-            let mut d = Diagnostic::error(
-                "E0218",
-                format!("`{}` is not a variant of `{}`", last.name, enum_name.name),
-            )
-            .at(self.file, last.span, "no such variant");
+            let mut d = Diagnostic::error("E0218", format!("`{}` is not a variant of `{}`", last.name, enum_name.name))
+                .at(self.file, last.span, "no such variant");
             if let Some(close) = did_you_mean(&last.name, variants.iter().map(|v| &*v.name)) {
                 d = d.with_help(format!("did you mean `{close}`?"));
             }
@@ -224,10 +178,7 @@ impl Checker<'_> {
                         .with_help(format!("write `{} {{ .. }}`", def.name)),
                 );
             }
-            return P::Variant {
-                index: index as u32,
-                fields: vec![],
-            };
+            return P::Variant { index: index as u32, fields: vec![] };
         };
         let Some(decls) = &def.fields else {
             bind_all(self);
@@ -241,61 +192,42 @@ impl Checker<'_> {
         let mut out = Vec::new();
         let mut named = Vec::new();
         for f in fpats {
-            let Some((fi, fd)) = decls
-                .iter()
-                .enumerate()
-                .find(|(_, d)| *d.name == *f.name.name)
-            else {
+            let Some((fi, fd)) = decls.iter().enumerate().find(|(_, d)| *d.name == *f.name.name) else {
                 self.error(
-                    Diagnostic::error(
-                        "E0205",
-                        format!("variant `{}` has no field `{}`", def.name, f.name.name),
-                    )
-                    .at(self.file, f.name.span, "unknown field"),
+                    Diagnostic::error("E0205", format!("variant `{}` has no field `{}`", def.name, f.name.name)).at(
+                        self.file,
+                        f.name.span,
+                        "unknown field",
+                    ),
                 );
                 continue;
             };
             if named.contains(&fi) {
-                self.error(
-                    Diagnostic::error("E0206", format!("field `{}` is matched twice", fd.name)).at(
-                        self.file,
-                        f.name.span,
-                        "matched again here",
-                    ),
-                );
+                self.error(Diagnostic::error("E0206", format!("field `{}` is matched twice", fd.name)).at(
+                    self.file,
+                    f.name.span,
+                    "matched again here",
+                ));
                 continue;
             }
             named.push(fi);
             let sub = match &f.pattern {
                 Some(sub) => self.pattern(sub, &fd.ty, allow_bind),
-                None => hir::Pattern {
-                    kind: self.binding(&f.name, &fd.ty, allow_bind),
-                    span: f.name.span,
-                },
+                None => hir::Pattern { kind: self.binding(&f.name, &fd.ty, allow_bind), span: f.name.span },
             };
             out.push((fi as u32, sub));
         }
         if !rest {
-            let missing: Vec<_> = decls
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !named.contains(i))
-                .map(|(_, d)| d.name.clone())
-                .collect();
+            let missing: Vec<_> =
+                decls.iter().enumerate().filter(|(i, _)| !named.contains(i)).map(|(_, d)| d.name.clone()).collect();
             if !missing.is_empty() {
                 self.error(
-                    Diagnostic::error(
-                        "E0218",
-                        format!("pattern does not mention {}", and_list(&missing)),
-                    )
-                    .at(self.file, p.span, "fields not mentioned")
-                    .with_help("name every field, or end the field list with `..`"),
+                    Diagnostic::error("E0218", format!("pattern does not mention {}", and_list(&missing)))
+                        .at(self.file, p.span, "fields not mentioned")
+                        .with_help("name every field, or end the field list with `..`"),
                 );
             }
         }
-        P::Variant {
-            index: index as u32,
-            fields: out,
-        }
+        P::Variant { index: index as u32, fields: out }
     }
 }

@@ -15,9 +15,7 @@ use chumsky::recursive::Indirect;
 
 pub(crate) type Rec<'t, I> = Recursive<Indirect<'t, 't, I, Expr, Extra<'t>>>;
 
-pub(crate) fn kw<'t, I: TokenInput<'t>>(
-    k: Keyword,
-) -> impl Parser<'t, I, Token, Extra<'t>> + Clone {
+pub(crate) fn kw<'t, I: TokenInput<'t>>(k: Keyword) -> impl Parser<'t, I, Token, Extra<'t>> + Clone {
     just(Token::Kw(k))
 }
 
@@ -26,33 +24,19 @@ pub(crate) fn kw<'t, I: TokenInput<'t>>(
 pub(crate) fn expressions<'t, I: TokenInput<'t> + 't>() -> (Rec<'t, I>, Rec<'t, I>) {
     let mut full = Recursive::declare();
     let mut cond = Recursive::declare();
-    full.define(operators(
-        atom(full.clone(), cond.clone(), true),
-        full.clone(),
-        true,
-    ));
-    cond.define(operators(
-        atom(full.clone(), cond.clone(), false),
-        full.clone(),
-        false,
-    ));
+    full.define(operators(atom(full.clone(), cond.clone(), true), full.clone(), true));
+    cond.define(operators(atom(full.clone(), cond.clone(), false), full.clone(), false));
     (full, cond)
 }
 
 /// Binds a span to an expression kind.
 fn spanned(kind: ExprKind, span: SimpleSpan) -> Expr {
-    Expr {
-        kind,
-        span: span.into(),
-    }
+    Expr { kind, span: span.into() }
 }
 
 fn bin(op: BinOp, l: Expr, r: Expr) -> Expr {
     let span = l.span.join(r.span);
-    Expr {
-        kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
-        span,
-    }
+    Expr { kind: ExprKind::Binary(op, Box::new(l), Box::new(r)), span }
 }
 
 fn operators<'t, I: TokenInput<'t> + 't>(
@@ -76,62 +60,30 @@ fn operators<'t, I: TokenInput<'t> + 't>(
         op("<", BinOp::Lt),
         op(">", BinOp::Gt),
     ));
-    let add = choice((
-        op("++", BinOp::Concat),
-        op("+", BinOp::Add),
-        op("-", BinOp::Sub),
-    ));
+    let add = choice((op("++", BinOp::Concat), op("+", BinOp::Add), op("-", BinOp::Sub)));
     let mul = choice((op("*", BinOp::Mul), op("/", BinOp::Div)));
     atom.pratt((
-        postfix(
-            7,
-            punct(".").ignore_then(ident()),
-            |l: Expr, f: Ident, _| {
-                let span = l.span.join(f.span);
-                Expr {
-                    kind: ExprKind::Field(Box::new(l), f),
-                    span,
-                }
-            },
-        ),
+        postfix(7, punct(".").ignore_then(ident()), |l: Expr, f: Ident, _| {
+            let span = l.span.join(f.span);
+            Expr { kind: ExprKind::Field(Box::new(l), f), span }
+        }),
         postfix(7, args, |l: Expr, (a, s): (Vec<Expr>, SimpleSpan), _| {
             let span = l.span.join(s.into());
-            Expr {
-                kind: ExprKind::Call(Box::new(l), a),
-                span,
-            }
+            Expr { kind: ExprKind::Call(Box::new(l), a), span }
         }),
         infix(left(6), mul, |l, o, r, _| bin(o, l, r)),
         infix(left(5), add, |l, o, r, _| bin(o, l, r)),
         infix(left(4), cmp, |l, o, r, _| bin(o, l, r)),
-        postfix(
-            4,
-            kw(Keyword::Is).ignore_then(pattern(allow_fields)),
-            |l: Expr, p: crate::ast::Pattern, _| {
-                let span = l.span.join(p.span);
-                Expr {
-                    kind: ExprKind::Is(Box::new(l), p),
-                    span,
-                }
-            },
-        ),
-        prefix(
-            3,
-            kw(Keyword::Not).map_with(|_, e| e.span()),
-            |s: SimpleSpan, r: Expr, _| {
-                let span = crate::span::Span::from(s).join(r.span);
-                Expr {
-                    kind: ExprKind::Not(Box::new(r)),
-                    span,
-                }
-            },
-        ),
-        infix(left(2), kw(Keyword::And).to(BinOp::And), |l, o, r, _| {
-            bin(o, l, r)
+        postfix(4, kw(Keyword::Is).ignore_then(pattern(allow_fields)), |l: Expr, p: crate::ast::Pattern, _| {
+            let span = l.span.join(p.span);
+            Expr { kind: ExprKind::Is(Box::new(l), p), span }
         }),
-        infix(left(1), kw(Keyword::Or).to(BinOp::Or), |l, o, r, _| {
-            bin(o, l, r)
+        prefix(3, kw(Keyword::Not).map_with(|_, e| e.span()), |s: SimpleSpan, r: Expr, _| {
+            let span = crate::span::Span::from(s).join(r.span);
+            Expr { kind: ExprKind::Not(Box::new(r)), span }
         }),
+        infix(left(2), kw(Keyword::And).to(BinOp::And), |l, o, r, _| bin(o, l, r)),
+        infix(left(1), kw(Keyword::Or).to(BinOp::Or), |l, o, r, _| bin(o, l, r)),
     ))
     .labelled("expression")
     .boxed()
@@ -143,12 +95,9 @@ pub(crate) fn text_literal<'t, I: TokenInput<'t> + 't>(
 ) -> impl Parser<'t, I, Expr, Extra<'t>> + Clone {
     let interp = full
         .delimited_by(just(Token::InterpOpen), just(Token::InterpClose))
-        .recover_with(via_parser(nested_delimiters(
-            Token::InterpOpen,
-            Token::InterpClose,
-            [],
-            |span: SimpleSpan| spanned(ExprKind::Error, span),
-        )))
+        .recover_with(via_parser(nested_delimiters(Token::InterpOpen, Token::InterpClose, [], |span: SimpleSpan| {
+            spanned(ExprKind::Error, span)
+        })))
         .map(TextPart::Interp);
     let chunk = select! { Token::StrChunk(s) => TextPart::Lit(s) };
     chunk
@@ -185,45 +134,27 @@ fn atom<'t, I: TokenInput<'t> + 't>(
         .ignore_then(full.clone().delimited_by(punct("("), punct(")")))
         .map_with(|x, e| spanned(ExprKind::Some(Box::new(x)), e.span()));
 
-    let field_init = ident()
-        .then(punct(":").ignore_then(full.clone()).or_not())
-        .map(|(name, value)| FieldInit { name, value });
-    let record_body = field_init
-        .separated_by(punct(","))
-        .allow_trailing()
-        .collect::<Vec<_>>()
-        .delimited_by(punct("{"), punct("}"));
-    let path = ident()
-        .separated_by(punct("."))
-        .at_least(1)
-        .collect::<Vec<_>>();
-    let path_atom = if allow_fields {
-        path.then(record_body.or_not()).boxed()
-    } else {
-        path.map(|p| (p, None)).boxed()
-    }
-    .map_with(|(path, body), e| match body {
-        Some(fields) => spanned(ExprKind::Record { path, fields }, e.span()),
-        None => {
-            let mut it = path.into_iter();
-            let first = it.next().unwrap_or(Ident {
-                name: String::new(),
-                span: e.span().into(),
-            });
-            let mut expr = Expr {
-                span: first.span,
-                kind: ExprKind::Name(first),
-            };
-            for f in it {
-                let span = expr.span.join(f.span);
-                expr = Expr {
-                    kind: ExprKind::Field(Box::new(expr), f),
-                    span,
-                };
-            }
-            expr
-        }
-    });
+    let field_init =
+        ident().then(punct(":").ignore_then(full.clone()).or_not()).map(|(name, value)| FieldInit { name, value });
+    let record_body =
+        field_init.separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().delimited_by(punct("{"), punct("}"));
+    let path = ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>();
+    let path_atom =
+        if allow_fields { path.then(record_body.or_not()).boxed() } else { path.map(|p| (p, None)).boxed() }.map_with(
+            |(path, body), e| match body {
+                Some(fields) => spanned(ExprKind::Record { path, fields }, e.span()),
+                None => {
+                    let mut it = path.into_iter();
+                    let first = it.next().unwrap_or(Ident { name: String::new(), span: e.span().into() });
+                    let mut expr = Expr { span: first.span, kind: ExprKind::Name(first) };
+                    for f in it {
+                        let span = expr.span.join(f.span);
+                        expr = Expr { kind: ExprKind::Field(Box::new(expr), f), span };
+                    }
+                    expr
+                }
+            },
+        );
 
     let list = full
         .clone()
@@ -235,12 +166,7 @@ fn atom<'t, I: TokenInput<'t> + 't>(
                 .then(kw(Keyword::If).ignore_then(full.clone()).or_not())
                 .map(Ok)
                 .or(punct(",")
-                    .ignore_then(
-                        full.clone()
-                            .separated_by(punct(","))
-                            .allow_trailing()
-                            .collect::<Vec<_>>(),
-                    )
+                    .ignore_then(full.clone().separated_by(punct(",")).allow_trailing().collect::<Vec<_>>())
                     .or_not()
                     .map(Err)),
         )
@@ -270,17 +196,10 @@ fn atom<'t, I: TokenInput<'t> + 't>(
         .then(full.clone())
         .then_ignore(kw(Keyword::Else))
         .then(full.clone())
-        .map_with(|((c, a), b), e| {
-            spanned(
-                ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
-                e.span(),
-            )
-        });
+        .map_with(|((c, a), b), e| spanned(ExprKind::If(Box::new(c), Box::new(a), Box::new(b)), e.span()));
 
-    let arm = pattern(true)
-        .then_ignore(punct("=>"))
-        .then(full.clone())
-        .map(|(pattern, body)| MatchArm { pattern, body });
+    let arm =
+        pattern(true).then_ignore(punct("=>")).then(full.clone()).map(|(pattern, body)| MatchArm { pattern, body });
     let match_ = kw(Keyword::Match)
         .ignore_then(cond.clone())
         .then(
@@ -291,10 +210,7 @@ fn atom<'t, I: TokenInput<'t> + 't>(
                 .recover_with(via_parser(nested_delimiters(
                     Token::Punct("{"),
                     Token::Punct("}"),
-                    [
-                        (Token::Punct("("), Token::Punct(")")),
-                        (Token::Punct("["), Token::Punct("]")),
-                    ],
+                    [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
                     |_| Vec::new(),
                 ))),
         )
@@ -303,42 +219,26 @@ fn atom<'t, I: TokenInput<'t> + 't>(
     let refuse = kw(Keyword::Refuse)
         .ignore_then(ident().labelled("refusal code"))
         .then(text_literal(full.clone()))
-        .map_with(|(code, message), e| {
-            spanned(
-                ExprKind::Refuse {
-                    code,
-                    message: Box::new(message),
-                },
-                e.span(),
-            )
-        });
+        .map_with(|(code, message), e| spanned(ExprKind::Refuse { code, message: Box::new(message) }, e.span()));
 
     let block = block(full.clone(), cond.clone());
 
     let paren = full.clone().delimited_by(punct("("), punct(")"));
 
-    choice((
-        literal, text, some, if_, match_, refuse, block, list, path_atom, paren,
-    ))
-    .recover_with(via_parser(nested_delimiters(
-        Token::Punct("("),
-        Token::Punct(")"),
-        [
-            (Token::Punct("["), Token::Punct("]")),
-            (Token::Punct("{"), Token::Punct("}")),
-        ],
-        |span: SimpleSpan| spanned(ExprKind::Error, span),
-    )))
-    .recover_with(via_parser(nested_delimiters(
-        Token::Punct("["),
-        Token::Punct("]"),
-        [
-            (Token::Punct("("), Token::Punct(")")),
-            (Token::Punct("{"), Token::Punct("}")),
-        ],
-        |span: SimpleSpan| spanned(ExprKind::Error, span),
-    )))
-    .boxed()
+    choice((literal, text, some, if_, match_, refuse, block, list, path_atom, paren))
+        .recover_with(via_parser(nested_delimiters(
+            Token::Punct("("),
+            Token::Punct(")"),
+            [(Token::Punct("["), Token::Punct("]")), (Token::Punct("{"), Token::Punct("}"))],
+            |span: SimpleSpan| spanned(ExprKind::Error, span),
+        )))
+        .recover_with(via_parser(nested_delimiters(
+            Token::Punct("["),
+            Token::Punct("]"),
+            [(Token::Punct("("), Token::Punct(")")), (Token::Punct("{"), Token::Punct("}"))],
+            |span: SimpleSpan| spanned(ExprKind::Error, span),
+        )))
+        .boxed()
 }
 
 /// `{ let x = e; require c else refuse Code "…"; result }`
@@ -351,24 +251,14 @@ pub(crate) fn block<'t, I: TokenInput<'t> + 't>(
         .then(punct(":").ignore_then(type_expr()).or_not())
         .then_ignore(punct("="))
         .then(full.clone())
-        .map_with(|((name, ty), value), e| BlockStmt::Let {
-            name,
-            ty,
-            value,
-            span: e.span().into(),
-        });
+        .map_with(|((name, ty), value), e| BlockStmt::Let { name, ty, value, span: e.span().into() });
     let require = kw(Keyword::Require)
         .ignore_then(cond)
         .then_ignore(kw(Keyword::Else))
         .then_ignore(kw(Keyword::Refuse))
         .then(ident().labelled("refusal code"))
         .then(text_literal(full.clone()))
-        .map_with(|((cond, code), message), e| BlockStmt::Require {
-            cond,
-            code,
-            message,
-            span: e.span().into(),
-        });
+        .map_with(|((cond, code), message), e| BlockStmt::Require { cond, code, message, span: e.span().into() });
     let stmt = let_.or(require).then_ignore(punct(";"));
     stmt.repeated()
         .collect::<Vec<_>>()
@@ -378,10 +268,7 @@ pub(crate) fn block<'t, I: TokenInput<'t> + 't>(
         .recover_with(via_parser(nested_delimiters(
             Token::Punct("{"),
             Token::Punct("}"),
-            [
-                (Token::Punct("("), Token::Punct(")")),
-                (Token::Punct("["), Token::Punct("]")),
-            ],
+            [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
             |span: SimpleSpan| spanned(ExprKind::Error, span),
         )))
         .labelled("block")

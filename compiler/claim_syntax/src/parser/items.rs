@@ -7,8 +7,7 @@ use super::patterns::plain_text;
 use super::types::{ident, punct, type_expr};
 use super::{Extra, TokenInput};
 use crate::ast::{
-    FieldDecl, FnDecl, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt,
-    WitnessStmtKind,
+    FieldDecl, FnDecl, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt, WitnessStmtKind,
 };
 use crate::token::{Keyword, Token};
 use chumsky::prelude::*;
@@ -29,51 +28,36 @@ fn braces<'t, I: TokenInput<'t> + 't, O: 't>(
     inner: impl Parser<'t, I, O, Extra<'t>> + Clone + 't,
     fallback: impl Fn() -> O + Clone + 't,
 ) -> impl Parser<'t, I, O, Extra<'t>> + Clone {
-    inner
-        .delimited_by(punct("{"), punct("}"))
-        .recover_with(via_parser(nested_delimiters(
-            Token::Punct("{"),
-            Token::Punct("}"),
-            [
-                (Token::Punct("("), Token::Punct(")")),
-                (Token::Punct("["), Token::Punct("]")),
-            ],
-            move |_| fallback(),
-        )))
+    inner.delimited_by(punct("{"), punct("}")).recover_with(via_parser(nested_delimiters(
+        Token::Punct("{"),
+        Token::Punct("}"),
+        [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
+        move |_| fallback(),
+    )))
 }
 
-fn field_decls<'t, I: TokenInput<'t> + 't>(
-) -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<'t>> + Clone {
-    let attr = punct("@")
-        .ignore_then(ident())
-        .then(plain_text().delimited_by(punct("("), punct(")")))
-        .validate(|(name, key), e, emitter| {
+fn field_decls<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<'t>> + Clone {
+    let attr = punct("@").ignore_then(ident()).then(plain_text().delimited_by(punct("("), punct(")"))).validate(
+        |(name, key), e, emitter| {
             if name.name != "json" {
                 emitter.emit(Rich::custom(
                     e.span(),
-                    format!(
-                        "unknown attribute `@{}`; the only attribute is `@json(\"key\")`",
-                        name.name
-                    ),
+                    format!("unknown attribute `@{}`; the only attribute is `@json(\"key\")`", name.name),
                 ));
             }
             key
-        });
+        },
+    );
     let field = attr
         .or_not()
         .then(ident())
         .then_ignore(punct(":"))
         .then(type_expr())
         .map(|((json_key, name), ty)| Some(FieldDecl { name, ty, json_key }));
-    field
-        .or(punct("..").to(None))
-        .separated_by(punct(","))
-        .allow_trailing()
-        .collect::<Vec<_>>()
-        .map(|fs| {
-            let open = fs.iter().any(Option::is_none);
-            (fs.into_iter().flatten().collect(), open)
-        })
+    field.or(punct("..").to(None)).separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().map(|fs| {
+        let open = fs.iter().any(Option::is_none);
+        (fs.into_iter().flatten().collect(), open)
+    })
 }
 
 /// One item, which must span the whole input it is given.
@@ -81,12 +65,7 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
     let (full, cond) = expressions::<I>();
 
     let use_ = kw(Keyword::Use)
-        .ignore_then(
-            ident()
-                .separated_by(punct("."))
-                .at_least(1)
-                .collect::<Vec<_>>(),
-        )
+        .ignore_then(ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>())
         .then(
             punct(".")
                 .ignore_then(
@@ -113,19 +92,10 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
 
     let variant = ident()
         .then(field_decls().delimited_by(punct("{"), punct("}")).or_not())
-        .map(|(name, fields)| VariantDecl {
-            name,
-            fields: fields.map(|(f, _)| f),
-        });
+        .map(|(name, fields)| VariantDecl { name, fields: fields.map(|(f, _)| f) });
     let enum_ = kw(Keyword::Enum)
         .ignore_then(ident())
-        .then(braces(
-            variant
-                .separated_by(punct(","))
-                .allow_trailing()
-                .collect::<Vec<_>>(),
-            Vec::new,
-        ))
+        .then(braces(variant.separated_by(punct(",")).allow_trailing().collect::<Vec<_>>(), Vec::new))
         .map(|(name, variants)| ItemKind::Enum { name, variants });
 
     let refusal = kw(Keyword::Refusal)
@@ -141,30 +111,18 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
         .then(full.clone())
         .map(|((name, ty), init)| ItemKind::Fact { name, ty, init });
 
-    let param = ident()
-        .then_ignore(punct(":"))
-        .then(type_expr())
-        .map(|(name, ty)| Param { name, ty });
-    let fn_ = kw(Keyword::Fn)
-        .ignore_then(ident())
-        .then(
-            param
-                .separated_by(punct(","))
-                .allow_trailing()
-                .collect::<Vec<_>>()
-                .delimited_by(punct("("), punct(")")),
-        )
+    let param = ident().then_ignore(punct(":")).then(type_expr()).map(|(name, ty)| Param { name, ty });
+    // `@world fn name(…) -> T` with no body: a world function that the
+    // standard library declares (checked in sema).
+    let fn_attr = punct("@").ignore_then(ident()).or_not();
+    let fn_ = fn_attr
+        .then_ignore(kw(Keyword::Fn))
+        .then(ident())
+        .then(param.separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().delimited_by(punct("("), punct(")")))
         .then_ignore(punct("->"))
         .then(type_expr())
-        .then(block(full.clone(), cond.clone()))
-        .map(|(((name, params), ret), body)| {
-            ItemKind::Fn(FnDecl {
-                name,
-                params,
-                ret,
-                body,
-            })
-        });
+        .then(block(full.clone(), cond.clone()).or_not())
+        .map(|((((attr, name), params), ret), body)| ItemKind::Fn(FnDecl { name, params, ret, body, attribute: attr }));
 
     let w_let = kw(Keyword::Let)
         .ignore_then(ident())
@@ -172,19 +130,14 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
         .then_ignore(punct("="))
         .then(full.clone())
         .map(|((name, ty), value)| WitnessStmtKind::Let { name, ty, value });
-    let w_holds = kw(Keyword::Holds)
-        .ignore_then(full.clone())
-        .map(WitnessStmtKind::Holds);
+    let w_holds = kw(Keyword::Holds).ignore_then(full.clone()).map(WitnessStmtKind::Holds);
     let w_refuses = kw(Keyword::Refuses)
         .ignore_then(full.clone())
         .then_ignore(kw(Keyword::With))
         .then(ident().labelled("refusal code"))
         .map(|(expr, code)| WitnessStmtKind::Refuses { expr, code });
     let w_stmt = choice((w_let, w_holds, w_refuses))
-        .map_with(|kind, e| WitnessStmt {
-            kind,
-            span: e.span().into(),
-        })
+        .map_with(|kind, e| WitnessStmt { kind, span: e.span().into() })
         .then_ignore(punct(";").or_not());
     let witness = kw(Keyword::Witness)
         .ignore_then(ident())
@@ -195,34 +148,19 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Ext
         .ignore_then(ident())
         .then(braces(
             text_literal(full.clone())
-                .then(
-                    kw(Keyword::Dissolves)
-                        .ignore_then(kw(Keyword::When))
-                        .ignore_then(cond.clone())
-                        .or_not(),
-                )
+                .then(kw(Keyword::Dissolves).ignore_then(kw(Keyword::When)).ignore_then(cond.clone()).or_not())
                 .map(Some),
             || None,
         ))
         .map(|(name, body)| match body {
-            Some((text, condition)) => ItemKind::Frontier {
-                name,
-                text,
-                condition,
-            },
+            Some((text, condition)) => ItemKind::Frontier { name, text, condition },
             None => ItemKind::Error,
         });
 
-    choice((
-        use_, newtype, record, enum_, refusal, fact, fn_, witness, frontier,
-    ))
-    .map_with(|kind, e| Item {
-        kind,
-        span: e.span().into(),
-        docs: Vec::new(),
-    })
-    .labelled("item")
-    .then_ignore(end())
+    choice((use_, newtype, record, enum_, refusal, fact, fn_, witness, frontier))
+        .map_with(|kind, e| Item { kind, span: e.span().into(), docs: Vec::new() })
+        .labelled("item")
+        .then_ignore(end())
 }
 
 /// Whether a token starts an item. These keywords never occur inside an

@@ -32,11 +32,8 @@ pub struct Parsed {
 /// Lexes and parses one module.
 pub fn parse_module(src: &str) -> Parsed {
     let lexed = lex(src);
-    let tokens: Vec<(Token, SimpleSpan)> = lexed
-        .tokens
-        .iter()
-        .map(|(t, s)| (t.clone(), SimpleSpan::from(s.range())))
-        .collect();
+    let tokens: Vec<(Token, SimpleSpan)> =
+        lexed.tokens.iter().map(|(t, s)| (t.clone(), SimpleSpan::from(s.range()))).collect();
     let mut errors = lexed.errors;
     let mut errs = Vec::new();
     let mut module = Module::default();
@@ -47,35 +44,25 @@ pub fn parse_module(src: &str) -> Parsed {
             continue;
         };
         let span = Span::new(first.1.start, last.1.end);
-        if !items::starts_item(&first.0) {
+        if !items::starts_item(&first.0) && first.0 != Token::Punct("@") {
             errors.push(
                 SyntaxError::new("E0011", span, format!("unexpected {} at the top level", describe(&first.0)), "expected an item")
                     .with_help("a file is a sequence of items: `use`, `newtype`, `record`, `enum`, `refusal`, `fact`, `fn`, `witness`, `frontier`"),
             );
             continue;
         }
-        let next_start = tokens
-            .get(chunk.end)
-            .map(|t| t.1.start)
-            .unwrap_or(src.len());
+        let next_start = tokens.get(chunk.end).map(|t| t.1.start).unwrap_or(src.len());
         let eoi = SimpleSpan::from(last.1.end..next_start.max(last.1.end));
-        let (item, e) = parser
-            .parse(slice.split_token_span(eoi))
-            .into_output_errors();
+        let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
         errs.extend(e.into_iter().map(|e| e.into_owned()));
-        module.items.push(item.unwrap_or(Item {
-            kind: ItemKind::Error,
-            span,
-            docs: Vec::new(),
-        }));
+        module.items.push(item.unwrap_or(Item { kind: ItemKind::Error, span, docs: Vec::new() }));
     }
     // A lexical error already reported becomes `Token::Error`; the parse
     // errors it causes would only repeat it.
     let lexed_at: Vec<Span> = errors.iter().map(|e| e.span).collect();
     for e in errs {
         let span = Span::from(*e.span());
-        if matches!(e.found(), Some(Token::Error)) || lexed_at.iter().any(|s| s.start == span.start)
-        {
+        if matches!(e.found(), Some(Token::Error)) || lexed_at.iter().any(|s| s.start == span.start) {
             continue;
         }
         errors.push(syntax_error(&e));
@@ -106,29 +93,15 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>) -> SyntaxError {
         "unexpected here".to_string()
     } else if expected.len() <= 6 {
         format!("expected {}", or_list(&expected))
-    } else if ["name", "`(`", "`[`"]
-        .iter()
-        .all(|w| expected.iter().any(|e| e == w))
-    {
+    } else if ["name", "`(`", "`[`"].iter().all(|w| expected.iter().any(|e| e == w)) {
         "expected an expression".to_string()
-    } else if ["`==`", "`+`", "`.`"]
-        .iter()
-        .all(|w| expected.iter().any(|e| e == w))
-    {
+    } else if ["`==`", "`+`", "`.`"].iter().all(|w| expected.iter().any(|e| e == w)) {
         "expected an operator, or the end of the expression".to_string()
-    } else if let Some(what) = ["expression", "pattern", "type", "item", "name"]
-        .iter()
-        .find(|w| expected.iter().any(|e| e == *w))
+    } else if let Some(what) =
+        ["expression", "pattern", "type", "item", "name"].iter().find(|w| expected.iter().any(|e| e == *w))
     {
         // A long list of tokens reads worse than the one thing they start.
-        format!(
-            "expected {} {what}",
-            if what.starts_with(['a', 'e', 'i', 'o', 'u']) {
-                "an"
-            } else {
-                "a"
-            }
-        )
+        format!("expected {} {what}", if what.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" })
     } else {
         format!("expected one of {}", or_list(&expected))
     };
@@ -177,8 +150,13 @@ fn item_chunks(tokens: &[(Token, SimpleSpan)]) -> Vec<std::ops::Range<usize>> {
     let mut start = 0;
     for (i, (t, _)) in tokens.iter().enumerate() {
         if i > start && items::starts_item(t) {
-            chunks.push(start..i);
-            start = i;
+            // An attribute `@name` right before the keyword belongs to it.
+            let cut = match (i.checked_sub(2).and_then(|j| tokens.get(j)), tokens.get(i - 1)) {
+                (Some((Token::Punct("@"), _)), Some((Token::Ident(_), _))) if i - 2 > start => i - 2,
+                _ => i,
+            };
+            chunks.push(start..cut);
+            start = cut;
         }
     }
     if start < tokens.len() {

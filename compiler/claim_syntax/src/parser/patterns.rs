@@ -18,9 +18,7 @@ pub(crate) fn plain_text<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, String, 
 
 /// Patterns; `allow_fields` is false where a `{` must end the pattern
 /// (after `is` in a condition), so `V { .. }` there needs parentheses.
-pub(crate) fn pattern<'t, I: TokenInput<'t>>(
-    allow_fields: bool,
-) -> impl Parser<'t, I, Pattern, Extra<'t>> + Clone {
+pub(crate) fn pattern<'t, I: TokenInput<'t>>(allow_fields: bool) -> impl Parser<'t, I, Pattern, Extra<'t>> + Clone {
     let mut full = Recursive::declare();
     full.define(pattern_with(full.clone(), true));
     if allow_fields {
@@ -62,9 +60,7 @@ fn pattern_with<'t, I: TokenInput<'t>>(
                 match el {
                     Some(p) => pats.push(p),
                     None if i + 1 == n => rest = true,
-                    None => {
-                        emitter.emit(Rich::custom(e.span(), "`..` may only end a list pattern"))
-                    }
+                    None => emitter.emit(Rich::custom(e.span(), "`..` may only end a list pattern")),
                 }
             }
             PatternKind::List { elems: pats, rest }
@@ -83,15 +79,8 @@ fn pattern_with<'t, I: TokenInput<'t>>(
             let rest = fs.iter().any(Option::is_none);
             (fs.into_iter().flatten().collect::<Vec<_>>(), rest)
         });
-    let path = ident()
-        .separated_by(punct("."))
-        .at_least(1)
-        .collect::<Vec<_>>();
-    let path_pat = if allow_fields {
-        path.then(fields.or_not()).boxed()
-    } else {
-        path.map(|p| (p, None)).boxed()
-    };
+    let path = ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>();
+    let path_pat = if allow_fields { path.then(fields.or_not()).boxed() } else { path.map(|p| (p, None)).boxed() };
     let named = path_pat.map(|(mut path, fields)| {
         if path.len() == 1 && fields.is_none() {
             let id = path.remove(0);
@@ -106,10 +95,7 @@ fn pattern_with<'t, I: TokenInput<'t>>(
     });
 
     choice((literal, some, list, named))
-        .map_with(|kind, e| Pattern {
-            kind,
-            span: e.span().into(),
-        })
+        .map_with(|kind, e| Pattern { kind, span: e.span().into() })
         .or(full.delimited_by(punct("("), punct(")")))
         .labelled("pattern")
 }

@@ -6,17 +6,15 @@ use crate::token::Token;
 use chumsky::prelude::*;
 
 pub(crate) fn ident<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, Ident, Extra<'t>> + Clone {
-    select! { Token::Ident(name) = e => { let s: SimpleSpan = e.span(); Ident { name, span: s.into() } } }.labelled("name")
+    select! { Token::Ident(name) = e => { let s: SimpleSpan = e.span(); Ident { name, span: s.into() } } }
+        .labelled("name")
 }
 
-pub(crate) fn punct<'t, I: TokenInput<'t>>(
-    p: &'static str,
-) -> impl Parser<'t, I, Token, Extra<'t>> + Clone {
+pub(crate) fn punct<'t, I: TokenInput<'t>>(p: &'static str) -> impl Parser<'t, I, Token, Extra<'t>> + Clone {
     just(Token::Punct(p))
 }
 
-pub(crate) fn type_expr<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, TypeExpr, Extra<'t>> + Clone
-{
+pub(crate) fn type_expr<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, TypeExpr, Extra<'t>> + Clone {
     recursive(|ty| {
         ident()
             .separated_by(punct("."))
@@ -31,13 +29,7 @@ pub(crate) fn type_expr<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, TypeExpr,
             )
             .map_with(|(path, args), e| {
                 let s: SimpleSpan = e.span();
-                TypeExpr {
-                    kind: TypeExprKind::Named {
-                        path,
-                        args: args.unwrap_or_default(),
-                    },
-                    span: s.into(),
-                }
+                TypeExpr { kind: TypeExprKind::Named { path, args: args.unwrap_or_default() }, span: s.into() }
             })
             .labelled("type")
     })

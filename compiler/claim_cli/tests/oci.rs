@@ -1,0 +1,139 @@
+//! `oci_image` against layouts made by real tools: `umoci` builds an image
+//! (creation and file times pinned), `skopeo inspect --raw` gives the
+//! manifest. The digests claim_batch reads must equal theirs, and a layout
+//! with one flipped byte in a blob must be refused. The tools are installed
+//! by `.ci/run`; without them (outside CI) the test says so and skips.
+
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::process::Command;
+
+fn tool(name: &str) -> bool {
+    Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success())
+}
+
+fn sh(dir: &Path, cmd: &str, args: &[&str]) {
+    let out = Command::new(cmd).args(args).current_dir(dir).output().expect("run tool");
+    assert!(out.status.success(), "{cmd} {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn batch(dir: &Path) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(["--entry", "main.claim"])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("claim_batch");
+    (
+        out.status.code().unwrap_or(-1),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+    )
+}
+
+#[test]
+fn oci_image_agrees_with_umoci_and_skopeo_and_refuses_a_flipped_byte() {
+    if !(tool("umoci") && tool("skopeo")) {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must install umoci and skopeo (.ci/run does)");
+        eprintln!("skipped: umoci and skopeo are not installed (apt-get install umoci skopeo)");
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("claim-oci-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).expect("tmp");
+    let t = "2026-01-01T00:00:00Z";
+    sh(&tmp, "umoci", &["init", "--layout", "img"]);
+    sh(&tmp, "umoci", &["new", "--image", "img:v41"]);
+    sh(&tmp, "umoci", &["unpack", "--rootless", "--image", "img:v41", "bundle"]);
+    std::fs::write(tmp.join("bundle/rootfs/hello.txt"), "hello from a layer\n").expect("write");
+    sh(&tmp, "touch", &["-h", "-d", t, "bundle/rootfs/hello.txt", "bundle/rootfs"]);
+    sh(&tmp, "umoci", &["repack", "--image", "img:v41", "--history.created", t, "bundle"]);
+    sh(
+        &tmp,
+        "umoci",
+        &[
+            "config",
+            "--image",
+            "img:v41",
+            "--created",
+            t,
+            "--history.created",
+            t,
+            "--config.label",
+            "org.opencontainers.image.revision=5ec6a9953ad5d39120298bbfc26e95a6fa4b1dc3",
+        ],
+    );
+    std::fs::remove_dir_all(tmp.join("bundle")).expect("rm bundle");
+
+    // What the tools say.
+    let raw = Command::new("skopeo")
+        .args(["inspect", "--raw", "oci:img:v41"])
+        .current_dir(&tmp)
+        .output()
+        .expect("skopeo")
+        .stdout;
+    let manifest_digest = hex(&Sha256::digest(&raw));
+    let manifest: serde_json::Value = serde_json::from_slice(&raw).expect("manifest json");
+    let config_digest =
+        manifest["config"]["digest"].as_str().expect("config digest").trim_start_matches("sha256:").to_string();
+    let layer_digest =
+        manifest["layers"][0]["digest"].as_str().expect("layer").trim_start_matches("sha256:").to_string();
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(tmp.join("img/index.json")).expect("index")).expect("index json");
+    assert_eq!(
+        index["manifests"][0]["digest"].as_str(),
+        Some(format!("sha256:{manifest_digest}").as_str()),
+        "skopeo and the layout agree"
+    );
+
+    std::fs::write(tmp.join("Claim.toml"), "").expect("toml");
+    std::fs::write(
+        tmp.join("main.claim"),
+        format!(
+            "use std.oci.{{oci_image, Image}}\n\
+             fact image: Image = oci_image(\"img\", \"v41\")\n\
+             witness the_manifest_digest_is_skopeos {{ holds image.manifest == sha256:{manifest_digest} }}\n\
+             witness the_config_digest_is_the_manifests {{ holds image.config == sha256:{config_digest} }}\n\
+             witness the_layer_is_read {{ holds image.layers == [sha256:{layer_digest}] }}\n\
+             witness the_label_is_read {{ holds get(image.labels, \"org.opencontainers.image.revision\") == Some(\"5ec6a9953ad5d39120298bbfc26e95a6fa4b1dc3\") }}\n"
+        ),
+    )
+    .expect("main");
+    let (code, out) = batch(&tmp);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("4/4 PASS"), "{out}");
+
+    // A config digest is never a manifest digest.
+    let good = std::fs::read_to_string(tmp.join("main.claim")).expect("main");
+    std::fs::write(tmp.join("main.claim"), format!("{good}witness roles {{ holds image.config == image.manifest }}\n"))
+        .expect("main");
+    let (code, out) = batch(&tmp);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("E0203") && out.contains("ConfigDigest") && out.contains("ManifestDigest"), "{out}");
+    std::fs::write(tmp.join("main.claim"), &good).expect("main");
+
+    // An unknown tag names the tags there are.
+    std::fs::write(tmp.join("main.claim"), good.replace("\"v41\")", "\"v42\")")).expect("main");
+    let (code, out) = batch(&tmp);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("E0309") && out.contains("v42") && out.contains("`v41`"), "{out}");
+    std::fs::write(tmp.join("main.claim"), &good).expect("main");
+
+    // One flipped byte in the layer blob: refused, naming the blob.
+    let blob = tmp.join("img/blobs/sha256").join(&layer_digest);
+    let mut bytes = std::fs::read(&blob).expect("blob");
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x01;
+    let mut perms = std::fs::metadata(&blob).expect("meta").permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&blob, perms).expect("perms");
+    std::fs::write(&blob, &bytes).expect("flip");
+    let (code, out) = batch(&tmp);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("E0310") && out.contains(&layer_digest) && !out.contains("PASS "), "{out}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
