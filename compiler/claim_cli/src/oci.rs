@@ -40,7 +40,7 @@ fn field<'j>(j: &'j Json, key: &str) -> Option<&'j Json> {
     }
 }
 
-fn text<'j>(j: Option<&'j Json>) -> Option<&'j str> {
+fn text(j: Option<&Json>) -> Option<&str> {
     match j.map(|j| &j.kind) {
         Some(J::Str(s)) => Some(s),
         _ => None,

@@ -152,11 +152,13 @@ fn item_chunks(tokens: &[(Token, SimpleSpan)]) -> Vec<std::ops::Range<usize>> {
         if i > start && items::starts_item(t) {
             // An attribute `@name` right before the keyword belongs to it.
             let cut = match (i.checked_sub(2).and_then(|j| tokens.get(j)), tokens.get(i - 1)) {
-                (Some((Token::Punct("@"), _)), Some((Token::Ident(_), _))) if i - 2 > start => i - 2,
+                (Some((Token::Punct("@"), _)), Some((Token::Ident(_), _))) => i - 2,
                 _ => i,
             };
-            chunks.push(start..cut);
-            start = cut;
+            if cut > start {
+                chunks.push(start..cut);
+                start = cut;
+            }
         }
     }
     if start < tokens.len() {
