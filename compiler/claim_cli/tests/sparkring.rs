@@ -30,7 +30,10 @@ fn batch(dir: &Path) -> (i32, String) {
         .env("NO_COLOR", "1")
         .output()
         .expect("claim_batch");
-    (out.status.code().unwrap_or(-1), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+    (
+        out.status.code().unwrap_or(-1),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+    )
 }
 
 #[test]
@@ -52,13 +55,17 @@ fn the_sparkring_release_inputs_recompute() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("4/4 PASS"), "{out}");
 
-    let installer = root.join("runtime/releases/dev-20261010-kraken-csf-sircl032-libsircl060cd-plugins-status036/installer-image.json");
+    let installer = root
+        .join("runtime/releases/dev-20261010-kraken-csf-sircl032-libsircl060cd-plugins-status036/installer-image.json");
     let mut bytes = std::fs::read(&installer).expect("installer");
     bytes[10] ^= 0x20;
     std::fs::write(&installer, bytes).expect("flip");
     let (code, out) = batch(&root);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("FAIL every_listed_input_recomputes"), "{out}");
-    assert!(out.contains("d58cbfefedd47bd861d634c9337aa388b284c8759664d5e10580015a28ac8f79"), "the listed digest is shown: {out}");
+    assert!(
+        out.contains("d58cbfefedd47bd861d634c9337aa388b284c8759664d5e10580015a28ac8f79"),
+        "the listed digest is shown: {out}"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -73,7 +73,13 @@ struct Parser<'a> {
 impl Parser<'_> {
     fn err(&self, message: &str) -> JsonSyntaxError {
         let end = (self.i + 1).min(self.s.len()).max(self.i);
-        JsonSyntaxError { span: Span::new(self.i, end), message: message.to_string() }
+        let message = if self.i >= self.s.len() && !message.starts_with("unexpected end") {
+            // A truncated file is the common cause; say so.
+            format!("the file ends too early: {message}")
+        } else {
+            message.to_string()
+        };
+        JsonSyntaxError { span: Span::new(self.i, end), message }
     }
     fn ws(&mut self) {
         while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
