@@ -6,6 +6,11 @@ pub const MODULES: &[(&str, &str)] = &[
     ("std.digest", include_str!("../../../stdlib/digest.claim")),
     ("std.git", include_str!("../../../stdlib/git.claim")),
     ("std.oci", include_str!("../../../stdlib/oci.claim")),
+    ("std.provenance", include_str!("../../../stdlib/provenance.claim")),
+    ("std.arms", include_str!("../../../stdlib/arms.claim")),
+    ("std.extension", include_str!("../../../stdlib/extension.claim")),
+    ("std.evidence", include_str!("../../../stdlib/evidence.claim")),
+    ("std.budget", include_str!("../../../stdlib/budget.claim")),
 ];
 
 pub fn source(module: &str) -> Option<&'static str> {

@@ -19,6 +19,14 @@ enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Render the doc comments of modules as Markdown (`--stdlib`: the whole standard library).
+    Doc {
+        /// `.claim` files, or standard-library modules such as `std.provenance`.
+        modules: Vec<String>,
+        /// Every standard-library module, as `docs/stdlib.md` holds it.
+        #[arg(long)]
+        stdlib: bool,
+    },
     /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`.
     Explain { code: String },
 }
@@ -34,6 +42,7 @@ fn main() {
     let color = claim_cli::use_color();
     claim_cli::main_guarded(move || match args.command {
         Command::Check { paths } => claim_cli::check::run(&paths, color),
+        Command::Doc { modules, stdlib } => doc(&modules, stdlib),
         Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
             None => Output {
@@ -43,4 +52,27 @@ fn main() {
             },
         },
     })
+}
+
+fn doc(modules: &[String], stdlib: bool) -> Output {
+    if stdlib {
+        return Output { stdout: claim_cli::doc::stdlib_markdown(), stderr: String::new(), code: 0 };
+    }
+    if modules.is_empty() {
+        return Output { stdout: String::new(), stderr: "error[E0901]: name modules to document, or pass --stdlib\n".into(), code: 2 };
+    }
+    let mut out = String::new();
+    for m in modules {
+        if let Some(src) = claim_cli::stdlib::source(m) {
+            out.push_str(&claim_cli::doc::module_markdown(m, src));
+            continue;
+        }
+        match std::fs::read_to_string(m) {
+            Ok(src) => out.push_str(&claim_cli::doc::module_markdown(m, &src)),
+            Err(e) => {
+                return Output { stdout: String::new(), stderr: format!("error[E0901]: cannot read `{m}`: {e}\n"), code: 2 };
+            }
+        }
+    }
+    Output { stdout: out, stderr: String::new(), code: 0 }
 }
