@@ -97,8 +97,10 @@ pub fn run(opts: &BatchOptions) -> Output {
     }
 
     let mut reports: Vec<WitnessReport> = Vec::new();
+    // Where each project's witnesses start, with its root, for the headers.
+    let mut groups: Vec<(usize, String)> = Vec::new();
     let mut frontiers: Vec<FrontierReport> = Vec::new();
-    for ((_, l, compiled), ev) in loaded.iter().zip(&evaluators) {
+    for ((p, l, compiled), ev) in loaded.iter().zip(&evaluators) {
         let witnesses: Vec<&hir::Witness> = l
             .entries
             .iter()
@@ -106,6 +108,7 @@ pub fn run(opts: &BatchOptions) -> Output {
             .flat_map(|m| m.witnesses.iter())
             .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
             .collect();
+        groups.push((reports.len(), crate::project::display_name(&p.root)));
         reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off));
         for m in compiled.modules.values() {
             frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
@@ -114,7 +117,8 @@ pub fn run(opts: &BatchOptions) -> Output {
     drop(evaluators);
     drop(worlds);
     let sources = shared.lock().map(|s| s.clone()).unwrap_or_default();
-    report(&reports, &frontiers, &sources, opts, warnings)
+    let groups = if groups.len() > 1 { groups } else { Vec::new() };
+    report(&reports, &groups, &frontiers, &sources, opts, warnings)
 }
 
 /// Runs witnesses on `jobs` threads; results come back in input order.
@@ -142,13 +146,18 @@ fn run_parallel(ev: &Evaluator<'_>, witnesses: &[&hir::Witness], jobs: usize, tr
 
 fn report(
     reports: &[WitnessReport],
+    groups: &[(usize, String)],
     frontiers: &[FrontierReport],
     sources: &Sources,
     opts: &BatchOptions,
     warnings: String,
 ) -> Output {
     let mut out = String::new();
-    for r in reports {
+    for (i, r) in reports.iter().enumerate() {
+        // With several projects in one run, each one's witnesses under its name.
+        if let Some((_, name)) = groups.iter().find(|(start, _)| *start == i) {
+            let _ = writeln!(out, "{}== {name}", if i > 0 { "\n" } else { "" });
+        }
         let _ = writeln!(out, "{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.name);
     }
     let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_ref()).collect();

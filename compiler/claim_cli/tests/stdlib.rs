@@ -25,7 +25,10 @@ fn docs_stdlib_md_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/stdlib.md");
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     let generated = claim_cli::doc::stdlib_markdown();
-    assert!(on_disk == generated, "docs/stdlib.md is stale: run `cargo run --release --bin claimc -- doc --stdlib > docs/stdlib.md`");
+    assert!(
+        on_disk == generated,
+        "docs/stdlib.md is stale: run `cargo run --release --bin claimc -- doc --stdlib > docs/stdlib.md`"
+    );
 }
 
 #[test]
@@ -34,7 +37,11 @@ fn every_stdlib_module_compiles_without_warnings() {
     std::fs::create_dir_all(&dir).expect("tmp");
     let uses: String = claim_cli::stdlib::MODULES.iter().map(|(m, _)| format!("use {m}\n")).collect();
     std::fs::write(dir.join("main.claim"), format!("{uses}witness compiles {{ holds true }}\n")).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_claimc")).args(["check", "main.claim"]).current_dir(&dir).output().expect("claimc");
+    let out = Command::new(env!("CARGO_BIN_EXE_claimc"))
+        .args(["check", "main.claim"])
+        .current_dir(&dir)
+        .output()
+        .expect("claimc");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && err.contains("0 errors, 0 warnings"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -76,7 +83,11 @@ fn the_documented_key_fold_is_the_real_one() {
         ),
     )
     .expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch")).args(["--entry", "main.claim"]).current_dir(&dir).output().expect("batch");
+    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(["--entry", "main.claim"])
+        .current_dir(&dir)
+        .output()
+        .expect("batch");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("2/2 PASS"), "{text}{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);

@@ -79,7 +79,14 @@ fn internal(msg: impl Into<String>) -> Stop {
 }
 
 pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
-    Stop::Refused(Box::new(Refusal { code: code.into(), message, site, chain: Vec::new(), operands: Vec::new() }))
+    Stop::Refused(Box::new(Refusal {
+        code: code.into(),
+        message,
+        site,
+        chain: Vec::new(),
+        operands: Vec::new(),
+        mentioned: Vec::new(),
+    }))
 }
 
 impl<'p> Evaluator<'p> {
@@ -276,9 +283,39 @@ impl<'p> Evaluator<'p> {
                 self.eval(result, frame, cx)?
             }
             H::Refuse { code, message } => {
-                let m = self.eval(message, frame, cx)?;
-                cx.note(loc, || format!("refuse {code}: {}", text_of(&m)));
-                return Err(refusal(code, text_of(&m), loc));
+                let mut mentioned = Vec::new();
+                let text = match &message.kind {
+                    H::Text(parts) => {
+                        let mut s = String::new();
+                        for p in parts {
+                            match p {
+                                hir::TextPart::Lit(t) => s.push_str(t),
+                                hir::TextPart::Expr(x) => {
+                                    let v = self.eval(x, frame, cx)?;
+                                    s.push_str(&text_of(&v));
+                                    // A list's elements keep their own origins.
+                                    if let V::List(items) = &v.kind {
+                                        mentioned.extend(items.iter().cloned());
+                                    }
+                                    mentioned.push(v);
+                                }
+                            }
+                        }
+                        s
+                    }
+                    _ => text_of(&self.eval(message, frame, cx)?),
+                };
+                cx.note(loc, || format!("refuse {code}: {text}"));
+                let mut r = Refusal {
+                    code: code.clone(),
+                    message: text,
+                    site: loc,
+                    chain: Vec::new(),
+                    operands: Vec::new(),
+                    mentioned,
+                };
+                r.mentioned.retain(|v| v.origin.is_some());
+                return Err(Stop::Refused(Box::new(r)));
             }
             H::Some(x) => Value::new(V::Option(Some(Arc::new(self.eval(x, frame, cx)?)))),
             H::None => Value::new(V::Option(None)),
@@ -325,6 +362,7 @@ impl<'p> Evaluator<'p> {
             site: loc,
             chain: Vec::new(),
             operands,
+            mentioned: Vec::new(),
         })))
     }
 

@@ -19,6 +19,9 @@ pub struct Refusal {
     /// Where the refusal came from `require a <op> b`, the operands, as
     /// `(label, value)`; their origins may be labelled too.
     pub operands: Vec<(&'static str, Value)>,
+    /// The values a `refuse` message interpolates: where they came from is
+    /// often the fact that was wrong (a mistyped digest, a receipt field).
+    pub mentioned: Vec<Value>,
 }
 
 /// Why evaluation stopped.

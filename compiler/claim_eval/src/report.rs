@@ -46,6 +46,11 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
             d = d.with_secondary(loc, text);
         }
     }
+    for v in &r.mentioned {
+        if let Some((loc, text)) = origin_label(v, "the value", r.site) {
+            d = d.with_secondary(loc, text);
+        }
+    }
     if !r.chain.is_empty() {
         let path: Vec<String> =
             std::iter::once(start.to_string()).chain(r.chain.iter().map(|(n, _)| format!("`{n}`"))).collect();

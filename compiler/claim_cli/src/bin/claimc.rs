@@ -59,7 +59,11 @@ fn doc(modules: &[String], stdlib: bool) -> Output {
         return Output { stdout: claim_cli::doc::stdlib_markdown(), stderr: String::new(), code: 0 };
     }
     if modules.is_empty() {
-        return Output { stdout: String::new(), stderr: "error[E0901]: name modules to document, or pass --stdlib\n".into(), code: 2 };
+        return Output {
+            stdout: String::new(),
+            stderr: "error[E0901]: name modules to document, or pass --stdlib\n".into(),
+            code: 2,
+        };
     }
     let mut out = String::new();
     for m in modules {
@@ -70,7 +74,11 @@ fn doc(modules: &[String], stdlib: bool) -> Output {
         match std::fs::read_to_string(m) {
             Ok(src) => out.push_str(&claim_cli::doc::module_markdown(m, &src)),
             Err(e) => {
-                return Output { stdout: String::new(), stderr: format!("error[E0901]: cannot read `{m}`: {e}\n"), code: 2 };
+                return Output {
+                    stdout: String::new(),
+                    stderr: format!("error[E0901]: cannot read `{m}`: {e}\n"),
+                    code: 2,
+                };
             }
         }
     }

@@ -1,0 +1,2 @@
+def allocate_weights(storage):
+    return storage.file_backed_view()
