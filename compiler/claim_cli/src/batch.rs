@@ -3,13 +3,15 @@
 //! that could not be compiled, read or evaluated is reported as PASS: such
 //! a run exits 2 before any witness runs.
 
+use crate::db::CliDb;
 use crate::project::{load, projects};
 use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{render_human, Diagnostic, Sources};
-use claim_eval::{check_frontier, run_witness, Evaluator, FrontierReport, WitnessReport};
+use claim_eval::incremental::evaluate_facts;
+use claim_eval::{check_frontier, run_witness, Evaluator, FrontierReport, NoWorld, WitnessReport};
+use claim_sema::compile;
 use claim_sema::hir;
-use claim_sema::{compile, Database};
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -63,37 +65,45 @@ pub fn run(opts: &BatchOptions) -> Output {
         Ok(p) => p,
         Err(d) => return not_run(&[*d], &Sources::new(), opts.color, "cannot start"),
     };
-    let db = Database::default();
-    let mut sources = Sources::new();
-    let mut loaded = Vec::new();
-    let mut diags = Vec::new();
+    // One database per project. The world of each is known once its files
+    // are: the world's reads are salsa inputs of that database.
+    let shared = Arc::new(Mutex::new(Sources::new()));
+    let new_world =
+        |p: &crate::project::Project, dirs| FsWorld::new(p.root.clone(), dirs, shared.clone(), opts.max_load_bytes);
+    let mut dbs = Vec::new();
     for p in &projects {
-        let l = load(&db, &mut sources, p);
+        let mut db = CliDb::new(new_world(p, Default::default()));
+        let l = match shared.lock() {
+            Ok(mut sources) => load(&db, &mut sources, p),
+            Err(_) => return not_run(&[], &Sources::new(), opts.color, "internal error"),
+        };
+        db.set_world(new_world(p, l.dirs.clone()));
+        dbs.push((p, db, l));
+    }
+    let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
+    let mut diags = Vec::new();
+    let mut loaded = Vec::new();
+    for (p, db, l) in &dbs {
         diags.extend(l.errors.iter().cloned());
-        let compiled = compile(&db, l.program);
+        let compiled = compile(db, l.program);
         diags.extend(compiled.diagnostics.iter().cloned());
-        loaded.push((p, l, compiled));
+        loaded.push((*p, l, compiled));
     }
     if diags.iter().any(Diagnostic::is_error) {
-        return not_run(&diags, &sources, opts.color, "could not compile");
+        return not_run(&diags, &sources_now(), opts.color, "could not compile");
     }
-    let warnings = render_all(&diags, &sources, opts.color);
+    let warnings = render_all(&diags, &sources_now(), opts.color);
 
     // Facts first, all of them, in every program: broken data fails closed.
-    let shared = Arc::new(Mutex::new(sources));
-    let worlds: Vec<FsWorld> = loaded
-        .iter()
-        .map(|(p, l, _)| FsWorld::new(p.root.clone(), l.dirs.clone(), shared.clone(), opts.max_load_bytes))
-        .collect();
-    let evaluators: Vec<Evaluator<'_>> =
-        loaded.iter().zip(&worlds).map(|((_, _, c), w)| Evaluator::new(c, w)).collect();
     let mut fact_errors = Vec::new();
-    for ev in &evaluators {
-        fact_errors.extend(ev.evaluate_facts());
+    let mut evaluators = Vec::new();
+    for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(&loaded) {
+        let (values, errors) = evaluate_facts(db, l.program);
+        fact_errors.extend(errors);
+        evaluators.push(Evaluator::with_facts(compiled, &NoWorld, values));
     }
     if !fact_errors.is_empty() {
-        let sources = shared.lock().map(|s| s.clone()).unwrap_or_default();
-        return not_run(&fact_errors, &sources, opts.color, "could not evaluate the facts");
+        return not_run(&fact_errors, &sources_now(), opts.color, "could not evaluate the facts");
     }
 
     let mut reports: Vec<WitnessReport> = Vec::new();
@@ -114,15 +124,18 @@ pub fn run(opts: &BatchOptions) -> Output {
             frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
         }
     }
-    drop(evaluators);
-    drop(worlds);
-    let sources = shared.lock().map(|s| s.clone()).unwrap_or_default();
+    let sources = sources_now();
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
     report(&reports, &groups, &frontiers, &sources, opts, warnings)
 }
 
 /// Runs witnesses on `jobs` threads; results come back in input order.
-fn run_parallel(ev: &Evaluator<'_>, witnesses: &[&hir::Witness], jobs: usize, trace: bool) -> Vec<WitnessReport> {
+fn run_parallel(
+    ev: &Evaluator<'_, NoWorld>,
+    witnesses: &[&hir::Witness],
+    jobs: usize,
+    trace: bool,
+) -> Vec<WitnessReport> {
     let jobs = jobs.max(1).min(witnesses.len().max(1));
     if jobs == 1 {
         return witnesses.iter().map(|w| run_witness(ev, w, trace)).collect();

@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod db;
 pub mod doc;
 pub mod gittree;
 pub mod oci;

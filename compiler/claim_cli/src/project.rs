@@ -2,7 +2,7 @@
 //! files, and every module the entries reach through `use` (§2).
 
 use claim_diagnostics::{Diagnostic, Sources};
-use claim_sema::{Database, Program, SourceFile};
+use claim_sema::{Program, SourceFile};
 use claim_syntax::ast::ItemKind;
 use claim_syntax::{FileId, Span};
 use std::collections::{BTreeMap, HashMap};
@@ -124,7 +124,7 @@ pub struct Loaded {
 }
 
 /// Reads the entries and, following `use`, every module they reach.
-pub fn load(db: &Database, sources: &mut Sources, project: &Project) -> Loaded {
+pub fn load(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Project) -> Loaded {
     let mut modules: BTreeMap<String, SourceFile> = BTreeMap::new();
     let mut dirs = HashMap::new();
     let mut errors = Vec::new();

@@ -154,6 +154,20 @@ impl FsWorld {
         }
     }
 
+    /// Forgets what was read at or below `path`, so it is read again.
+    pub fn forget(&self, path: &Path) {
+        let stale = |p: &PathBuf| p.starts_with(path) || path.starts_with(p);
+        if let Ok(mut c) = self.json_cache.lock() {
+            c.retain(|p, _| !stale(p));
+        }
+        if let Ok(mut c) = self.hash_cache.lock() {
+            c.retain(|p, _| !stale(p));
+        }
+        if let Ok(mut c) = self.tree_cache.lock() {
+            c.retain(|p, _| !stale(p));
+        }
+    }
+
     fn cached<T: Clone>(
         cache: &Cache<T>,
         path: &Path,

@@ -64,9 +64,9 @@ enum FactSlot {
     Done(Result<Value, ()>),
 }
 
-pub struct Evaluator<'p> {
+pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     pub compiled: &'p Compiled,
-    pub world: &'p dyn World,
+    pub world: &'p W,
     fns: HashMap<&'p GlobalName, &'p hir::Function>,
     facts: HashMap<&'p GlobalName, &'p hir::Fact>,
     fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
@@ -89,8 +89,8 @@ pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
     }))
 }
 
-impl<'p> Evaluator<'p> {
-    pub fn new(compiled: &'p Compiled, world: &'p dyn World) -> Evaluator<'p> {
+impl<'p, W: World + ?Sized> Evaluator<'p, W> {
+    pub fn new(compiled: &'p Compiled, world: &'p W) -> Evaluator<'p, W> {
         let mut fns = HashMap::new();
         let mut facts = HashMap::new();
         for m in compiled.modules.values() {
@@ -102,6 +102,30 @@ impl<'p> Evaluator<'p> {
             }
         }
         Evaluator { compiled, world, fns, facts, fact_values: Mutex::default(), fact_errors: Mutex::default() }
+    }
+
+    /// An evaluator that knows these fact values already (evaluated
+    /// elsewhere, e.g. by the `fact_value` queries).
+    pub fn with_facts(compiled: &'p Compiled, world: &'p W, known: HashMap<GlobalName, Value>) -> Evaluator<'p, W> {
+        let ev = Evaluator::new(compiled, world);
+        if let Ok(mut map) = ev.fact_values.lock() {
+            map.extend(known.into_iter().map(|(k, v)| (k, FactSlot::Done(Ok(v)))));
+        }
+        ev
+    }
+
+    /// Evaluates one fact: its value, or the diagnostics of its failure
+    /// (empty where a fact it depends on failed and reported already).
+    pub fn fact_result(&self, name: &GlobalName) -> Result<Value, Vec<Diagnostic>> {
+        match self.fact(name, &mut Cx::default()) {
+            Ok(v) => Ok(v),
+            Err(_) => Err(self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()),
+        }
+    }
+
+    /// A fact of the program, by name.
+    pub fn fact_decl(&self, name: &GlobalName) -> Option<&'p hir::Fact> {
+        self.facts.get(name).copied()
     }
 
     pub fn types(&self) -> &Types {

@@ -28,7 +28,7 @@ impl WitnessReport {
     }
 }
 
-pub fn run_witness(ev: &Evaluator<'_>, w: &hir::Witness, trace: bool) -> WitnessReport {
+pub fn run_witness<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, w: &hir::Witness, trace: bool) -> WitnessReport {
     let start = Instant::now();
     let mut cx = if trace { Cx::tracing() } else { Cx::default() };
     let failure = run_stmts(ev, w, &mut cx);
@@ -42,7 +42,7 @@ pub fn run_witness(ev: &Evaluator<'_>, w: &hir::Witness, trace: bool) -> Witness
     }
 }
 
-fn run_stmts(ev: &Evaluator<'_>, w: &hir::Witness, cx: &mut Cx) -> Option<Diagnostic> {
+fn run_stmts<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, w: &hir::Witness, cx: &mut Cx) -> Option<Diagnostic> {
     let file = w.loc.file;
     let mut frame = Frame::new(w.frame_size, file);
     for stmt in &w.stmts {
@@ -79,7 +79,11 @@ fn frame_set(frame: &mut Frame, slot: hir::Slot, v: crate::value::Value) {
 
 /// Finds the comparison that made a Bool expression false, evaluating
 /// again (evaluation is pure, and facts are already known).
-fn find_false(ev: &Evaluator<'_>, e: &hir::Expr, frame: &mut Frame) -> Option<FalseComparison> {
+fn find_false<W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    e: &hir::Expr,
+    frame: &mut Frame,
+) -> Option<FalseComparison> {
     let mut cx = Cx::default();
     match &e.kind {
         H::Binary(BinOp::And, _, l, r) => {
@@ -120,7 +124,7 @@ pub struct FrontierReport {
 }
 
 /// A frontier is open while its condition is false or refuses (§5).
-pub fn check_frontier(ev: &Evaluator<'_>, f: &hir::Frontier) -> FrontierReport {
+pub fn check_frontier<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, f: &hir::Frontier) -> FrontierReport {
     let mut frame = Frame::new(f.frame_size, f.loc.file);
     let mut cx = Cx::default();
     let text =

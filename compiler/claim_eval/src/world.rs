@@ -18,7 +18,7 @@ pub struct WorldCall<'a> {
     pub call: Loc,
 }
 
-pub trait World: Sync {
+pub trait World {
     /// Reads a JSON file and decodes it into `ty`.
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>>;
     /// SHA-256 of a file's bytes.

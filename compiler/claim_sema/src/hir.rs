@@ -243,3 +243,73 @@ pub struct Module {
     pub witnesses: Vec<Witness>,
     pub frontiers: Vec<Frontier>,
 }
+
+/// Calls `f` on an expression and every expression inside it.
+pub fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
+    f(e);
+    let each = |xs: &'e [Expr], f: &mut dyn FnMut(&'e Expr)| {
+        for x in xs {
+            visit_dyn(x, f);
+        }
+    };
+    match &e.kind {
+        ExprKind::Lit(_) | ExprKind::Local(..) | ExprKind::Fact(_) | ExprKind::None | ExprKind::Error => {}
+        ExprKind::Text(parts) => {
+            for p in parts {
+                if let TextPart::Expr(x) = p {
+                    visit(x, f);
+                }
+            }
+        }
+        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::World(_, args) | ExprKind::List(args) => {
+            each(args, f)
+        }
+        ExprKind::Field(x, _, _) | ExprKind::Not(x) | ExprKind::Some(x) | ExprKind::Wrap(x) | ExprKind::Is(x, _) => {
+            visit(x, f)
+        }
+        ExprKind::Record { fields, .. } | ExprKind::Variant { fields, .. } => {
+            for (_, x) in fields {
+                visit(x, f);
+            }
+        }
+        ExprKind::Comprehension { elem, iter, cond, .. } => {
+            visit(iter, f);
+            if let Some(c) = cond {
+                visit(c, f);
+            }
+            visit(elem, f);
+        }
+        ExprKind::Binary(_, _, l, r) => {
+            visit(l, f);
+            visit(r, f);
+        }
+        ExprKind::If(c, a, b) => {
+            visit(c, f);
+            visit(a, f);
+            visit(b, f);
+        }
+        ExprKind::Match(s, arms) => {
+            visit(s, f);
+            for (_, x) in arms {
+                visit(x, f);
+            }
+        }
+        ExprKind::Block(stmts, r) => {
+            for s in stmts {
+                match s {
+                    Stmt::Let { value, .. } => visit(value, f),
+                    Stmt::Require { cond, message, .. } => {
+                        visit(cond, f);
+                        visit(message, f);
+                    }
+                }
+            }
+            visit(r, f);
+        }
+        ExprKind::Refuse { message, .. } => visit(message, f),
+    }
+}
+
+fn visit_dyn<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
+    visit(e, &mut |x| f(x));
+}

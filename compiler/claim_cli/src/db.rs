@@ -1,0 +1,145 @@
+//! The CLI's salsa database: the compiler's queries plus the world. Each
+//! read of the world (a JSON file decoded into a type, a file or a tree
+//! hashed, an OCI image read) becomes a salsa input the first time a fact
+//! asks for it; `refresh` re-reads a changed file and updates exactly the
+//! inputs that read it, so only the facts that depend on it re-evaluate.
+
+use crate::world::FsWorld;
+use claim_eval::incremental::{EvalDb, WorldFile, WorldRead};
+use claim_eval::{Types, Value, World, WorldCall};
+use claim_sema::hir::WorldFn;
+use claim_sema::ty::Ty;
+use claim_syntax::token::DigestKind;
+use claim_syntax::FileId;
+use salsa::Setter;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// A world read as requested: the same request gives the same input.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct ReadKey {
+    kind: WorldFn,
+    from: FileId,
+    path: String,
+    reference: Option<String>,
+    ty: String,
+}
+
+/// A read and what it needs to be done again.
+struct Read {
+    file: WorldFile,
+    resolved: Option<PathBuf>,
+    ty: Ty,
+    types: Types,
+    call: claim_syntax::Loc,
+}
+
+#[salsa::db]
+#[derive(Clone)]
+pub struct CliDb {
+    storage: salsa::Storage<Self>,
+    world: Arc<FsWorld>,
+    reads: Arc<Mutex<HashMap<ReadKey, Read>>>,
+}
+
+impl CliDb {
+    pub fn new(world: FsWorld) -> CliDb {
+        CliDb { storage: salsa::Storage::default(), world: Arc::new(world), reads: Arc::default() }
+    }
+
+    /// A database whose log records each query that executes.
+    pub fn with_log(world: FsWorld, log: Arc<Mutex<Vec<String>>>) -> CliDb {
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind {
+                if let Ok(mut l) = log.lock() {
+                    l.push(format!("{database_key:?}"));
+                }
+            }
+        })));
+        CliDb { storage, world: Arc::new(world), reads: Arc::default() }
+    }
+
+    /// The world, once the program's files are known (before any query).
+    pub fn set_world(&mut self, world: FsWorld) {
+        self.world = Arc::new(world);
+        self.reads = Arc::default();
+    }
+
+    /// Re-reads everything that read `changed` (after it changed on disk).
+    /// Returns how many reads were updated.
+    pub fn refresh(&mut self, changed: &Path) -> usize {
+        let changed = changed.canonicalize().unwrap_or_else(|_| changed.to_path_buf());
+        self.world.forget(&changed);
+        let world = self.world.clone();
+        let mut updates = Vec::new();
+        if let Ok(reads) = self.reads.lock() {
+            for (key, read) in reads.iter() {
+                if read.resolved.as_deref().is_some_and(|p| p.starts_with(&changed) || changed.starts_with(p)) {
+                    let call = WorldCall { path: &key.path, from: key.from, call: read.call };
+                    updates.push((
+                        read.file,
+                        perform(&world, key.kind, &call, key.reference.as_deref(), &read.ty, &read.types),
+                    ));
+                }
+            }
+        }
+        let n = updates.len();
+        for (file, value) in updates {
+            file.set_value(self).to(WorldRead(Arc::new(value)));
+        }
+        n
+    }
+}
+
+fn perform(
+    world: &FsWorld,
+    kind: WorldFn,
+    call: &WorldCall<'_>,
+    reference: Option<&str>,
+    ty: &Ty,
+    types: &Types,
+) -> Result<Value, Vec<claim_diagnostics::Diagnostic>> {
+    match kind {
+        WorldFn::Load => world.load(call, ty, types),
+        WorldFn::FileSha256 => world.file_sha256(call).map(|d| Value::digest(DigestKind::Sha256, &d)),
+        WorldFn::GitTree => world.git_tree(call).map(|d| Value::digest(DigestKind::Sha1, &d)),
+        WorldFn::OciImage => world.oci_image(call, reference.unwrap_or_default(), ty, types),
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for CliDb {}
+
+#[salsa::db]
+impl claim_sema::Db for CliDb {}
+
+#[salsa::db]
+impl EvalDb for CliDb {
+    fn world_file(
+        &self,
+        kind: WorldFn,
+        call: &WorldCall<'_>,
+        reference: Option<&str>,
+        ty: &Ty,
+        types: &Types,
+    ) -> WorldFile {
+        let key = ReadKey {
+            kind,
+            from: call.from,
+            path: call.path.to_string(),
+            reference: reference.map(str::to_string),
+            ty: format!("{ty:?}"),
+        };
+        if let Some(read) = self.reads.lock().ok().and_then(|r| r.get(&key).map(|r| r.file)) {
+            return read;
+        }
+        let value = perform(&self.world, kind, call, reference, ty, types);
+        let file = WorldFile::new(self, WorldRead(Arc::new(value)));
+        let resolved = self.world.resolve(call).ok();
+        if let Ok(mut reads) = self.reads.lock() {
+            reads.insert(key, Read { file, resolved, ty: ty.clone(), types: types.clone(), call: call.call });
+        }
+        file
+    }
+}

@@ -1,0 +1,194 @@
+//! Facts as salsa queries (§6, §7). Every read of the outside world is a
+//! salsa input (`WorldFile`), created by the database the first time a fact
+//! asks for it; each fact is a tracked query (`fact_value`) that depends on
+//! the program, on the world inputs it read and on the facts it uses. So a
+//! changed receipt re-evaluates exactly the facts that read it, and those
+//! that depend on them; everything else is reused.
+
+use crate::eval::Evaluator;
+use crate::value::Value;
+use crate::world::{Types, World, WorldCall};
+use claim_diagnostics::Diagnostic;
+use claim_sema::hir::{self, ExprKind as H, WorldFn};
+use claim_sema::ty::{GlobalName, Ty};
+use claim_sema::{compile, Compiled, Program};
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+/// What one world read gave: a value, or the diagnostics of its failure.
+#[derive(Clone, Debug)]
+pub struct WorldRead(pub Arc<Result<Value, Vec<Diagnostic>>>);
+
+impl PartialEq for WorldRead {
+    // Inputs are compared by identity: a re-read always counts as a change,
+    // so diagnostics never keep stale locations.
+    fn eq(&self, other: &WorldRead) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// One read of the outside world (a JSON file decoded, a file or tree
+/// hashed, an OCI image read), as a salsa input.
+#[salsa::input(debug)]
+pub struct WorldFile {
+    #[returns(ref)]
+    pub value: WorldRead,
+}
+
+/// A fact's name, interned as a query key.
+#[salsa::interned(debug)]
+pub struct FactKey<'db> {
+    #[returns(ref)]
+    pub name: GlobalName,
+}
+
+/// A fact's value, or the diagnostics of its failure (empty where a fact it
+/// depends on failed and was reported there).
+#[derive(Clone, Debug)]
+pub struct FactResult(pub Arc<Result<Value, Vec<Diagnostic>>>);
+
+impl PartialEq for FactResult {
+    // Values compare without their origins; comparing by identity keeps a
+    // re-evaluated fact's new origins flowing to its dependents.
+    fn eq(&self, other: &FactResult) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// A database that can read the world: it resolves the request (paths are
+/// IO, so the implementation lives at the edge) and returns the input that
+/// holds the read, creating it on first use.
+#[salsa::db]
+pub trait EvalDb: claim_sema::Db {
+    fn world_file(
+        &self,
+        kind: WorldFn,
+        call: &WorldCall<'_>,
+        reference: Option<&str>,
+        ty: &Ty,
+        types: &Types,
+    ) -> WorldFile;
+}
+
+/// The world as the evaluator sees it inside a query: every read goes
+/// through a salsa input.
+struct DbWorld<'a> {
+    db: &'a dyn EvalDb,
+}
+
+impl DbWorld<'_> {
+    fn read(
+        &self,
+        kind: WorldFn,
+        call: &WorldCall<'_>,
+        reference: Option<&str>,
+        ty: &Ty,
+        types: &Types,
+    ) -> Result<Value, Vec<Diagnostic>> {
+        (*self.db.world_file(kind, call, reference, ty, types).value(self.db).0).clone()
+    }
+
+    fn digest<const N: usize>(&self, kind: WorldFn, call: &WorldCall<'_>, ty: Ty) -> Result<[u8; N], Vec<Diagnostic>> {
+        let v = self.read(kind, call, None, &ty, &Types::new())?;
+        match &v.kind {
+            crate::V::Digest(_, bytes) if bytes.len() == N => {
+                let mut out = [0u8; N];
+                out.copy_from_slice(bytes);
+                Ok(out)
+            }
+            _ => Err(vec![
+                Diagnostic::error("E0999", "internal error: a world read gave no digest").at_loc(call.call, "here")
+            ]),
+        }
+    }
+}
+
+impl World for DbWorld<'_> {
+    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
+        self.read(WorldFn::Load, call, None, ty, types)
+    }
+    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
+        self.digest(WorldFn::FileSha256, call, Ty::Sha256)
+    }
+    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
+        self.digest(WorldFn::GitTree, call, Ty::Sha1)
+    }
+    fn oci_image(
+        &self,
+        call: &WorldCall<'_>,
+        reference: &str,
+        ty: &Ty,
+        types: &Types,
+    ) -> Result<Value, Vec<Diagnostic>> {
+        self.read(WorldFn::OciImage, call, Some(reference), ty, types)
+    }
+}
+
+/// The facts a fact's initializer uses, through the functions it calls.
+fn fact_dependencies(compiled: &Compiled, fact: &hir::Fact) -> BTreeSet<GlobalName> {
+    let fns: HashMap<&GlobalName, &hir::Function> =
+        compiled.modules.values().flat_map(|m| m.functions.iter()).map(|f| (&f.name, f)).collect();
+    let mut deps = BTreeSet::new();
+    let mut seen_fns = BTreeSet::new();
+    let mut stack = vec![&fact.init];
+    while let Some(e) = stack.pop() {
+        hir::visit(e, &mut |x| match &x.kind {
+            H::Fact(n) => {
+                deps.insert(n.clone());
+            }
+            H::Call(n, _) if seen_fns.insert(n.clone()) => {
+                if let Some(f) = fns.get(n) {
+                    stack.push(&f.body);
+                }
+            }
+            _ => {}
+        });
+    }
+    deps
+}
+
+/// One fact's value, as a query.
+#[salsa::tracked(returns(ref))]
+pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>) -> FactResult {
+    let compiled = compile(db, program);
+    let name = key.name(db);
+    let world = DbWorld { db };
+    let probe = Evaluator::new(compiled, &world);
+    let Some(fact) = probe.fact_decl(name) else {
+        return FactResult(Arc::new(Err(vec![Diagnostic::error(
+            "E0999",
+            format!("internal error: no fact `{}`", name.name),
+        )])));
+    };
+    let mut known = HashMap::new();
+    for dep in fact_dependencies(compiled, fact) {
+        match &*fact_value(db, program, FactKey::new(db, dep.clone())).0 {
+            Ok(v) => {
+                known.insert(dep, v.clone());
+            }
+            Err(_) => return FactResult(Arc::new(Err(Vec::new()))),
+        }
+    }
+    let ev = Evaluator::with_facts(compiled, &world, known);
+    FactResult(Arc::new(ev.fact_result(name)))
+}
+
+/// Every fact of the program, through the queries: the values of those that
+/// evaluated, and the diagnostics of those that failed (each reported once,
+/// by the fact that failed).
+pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> (HashMap<GlobalName, Value>, Vec<Diagnostic>) {
+    let compiled = compile(db, program);
+    let mut values = HashMap::new();
+    let mut diags = Vec::new();
+    for m in compiled.modules.values() {
+        for f in &m.facts {
+            match &*fact_value(db, program, FactKey::new(db, f.name.clone())).0 {
+                Ok(v) => {
+                    values.insert(f.name.clone(), v.clone());
+                }
+                Err(d) => diags.extend(d.iter().cloned()),
+            }
+        }
+    }
+    (values, diags)
+}
