@@ -106,6 +106,17 @@ fn oci_image_agrees_with_umoci_and_skopeo_and_refuses_a_flipped_byte() {
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("4/4 PASS"), "{out}");
 
+    // A copy made by skopeo into another layout reads the same identities.
+    sh(&tmp, "skopeo", &["copy", "--quiet", "oci:img:v41", "oci:copied:v41"]);
+    let copied = std::fs::read_to_string(tmp.join("main.claim"))
+        .expect("main")
+        .replace("oci_image(\"img\"", "oci_image(\"copied\"");
+    let original = std::fs::read_to_string(tmp.join("main.claim")).expect("main");
+    std::fs::write(tmp.join("main.claim"), &copied).expect("main");
+    let (code, out) = batch(&tmp);
+    assert_eq!(code, 0, "skopeo's copy: {out}");
+    std::fs::write(tmp.join("main.claim"), &original).expect("main");
+
     // A config digest is never a manifest digest.
     let good = std::fs::read_to_string(tmp.join("main.claim")).expect("main");
     std::fs::write(tmp.join("main.claim"), format!("{good}witness roles {{ holds image.config == image.manifest }}\n"))

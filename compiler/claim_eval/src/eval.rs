@@ -67,8 +67,6 @@ enum FactSlot {
 pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     pub compiled: &'p Compiled,
     pub world: &'p W,
-    fns: HashMap<&'p GlobalName, &'p hir::Function>,
-    facts: HashMap<&'p GlobalName, &'p hir::Fact>,
     fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
     /// Diagnostics of facts that failed, in the order they failed.
     fact_errors: Mutex<Vec<Diagnostic>>,
@@ -91,17 +89,7 @@ pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
 
 impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     pub fn new(compiled: &'p Compiled, world: &'p W) -> Evaluator<'p, W> {
-        let mut fns = HashMap::new();
-        let mut facts = HashMap::new();
-        for m in compiled.modules.values() {
-            for f in &m.functions {
-                fns.insert(&f.name, f);
-            }
-            for f in &m.facts {
-                facts.insert(&f.name, f);
-            }
-        }
-        Evaluator { compiled, world, fns, facts, fact_values: Mutex::default(), fact_errors: Mutex::default() }
+        Evaluator { compiled, world, fact_values: Mutex::default(), fact_errors: Mutex::default() }
     }
 
     /// An evaluator that knows these fact values already (evaluated
@@ -125,7 +113,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
 
     /// A fact of the program, by name.
     pub fn fact_decl(&self, name: &GlobalName) -> Option<&'p hir::Fact> {
-        self.facts.get(name).copied()
+        self.compiled.fact(name)
     }
 
     pub fn types(&self) -> &Types {
@@ -153,7 +141,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 None => {}
             }
         }
-        let Some(fact) = self.facts.get(name) else {
+        let Some(fact) = self.compiled.fact(name) else {
             return Err(internal(format!("unknown fact `{}`", name.name)));
         };
         if let Ok(mut map) = self.fact_values.lock() {
@@ -184,7 +172,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     }
 
     pub fn call(&self, name: &GlobalName, args: Vec<Value>, site: Loc, cx: &mut Cx) -> Eval<Value> {
-        let Some(f) = self.fns.get(name) else {
+        let Some(f) = self.compiled.function(name) else {
             return Err(internal(format!("unknown function `{}`", name.name)));
         };
         cx.note(site, || format!("{}({})", f.name.name, args.iter().map(show).collect::<Vec<_>>().join(", ")));

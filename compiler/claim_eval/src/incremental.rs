@@ -126,8 +126,6 @@ impl World for DbWorld<'_> {
 
 /// The facts a fact's initializer uses, through the functions it calls.
 fn fact_dependencies(compiled: &Compiled, fact: &hir::Fact) -> BTreeSet<GlobalName> {
-    let fns: HashMap<&GlobalName, &hir::Function> =
-        compiled.modules.values().flat_map(|m| m.functions.iter()).map(|f| (&f.name, f)).collect();
     let mut deps = BTreeSet::new();
     let mut seen_fns = BTreeSet::new();
     let mut stack = vec![&fact.init];
@@ -137,7 +135,7 @@ fn fact_dependencies(compiled: &Compiled, fact: &hir::Fact) -> BTreeSet<GlobalNa
                 deps.insert(n.clone());
             }
             H::Call(n, _) if seen_fns.insert(n.clone()) => {
-                if let Some(f) = fns.get(n) {
+                if let Some(f) = compiled.function(n) {
                     stack.push(&f.body);
                 }
             }

@@ -17,11 +17,25 @@ pub struct Compiled {
     pub modules: BTreeMap<String, Arc<hir::Module>>,
     pub types: BTreeMap<GlobalName, TypeInfo>,
     pub refusals: BTreeMap<Arc<str>, hir::Refusal>,
+    /// Where each function and fact is: `(module, position)`, built once so
+    /// that evaluation never scans the program.
+    pub functions: std::collections::HashMap<GlobalName, (String, usize)>,
+    pub facts: std::collections::HashMap<GlobalName, (String, usize)>,
     /// Every diagnostic, errors and warnings, sorted by location.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Compiled {
+    pub fn function(&self, name: &GlobalName) -> Option<&hir::Function> {
+        let (m, i) = self.functions.get(name)?;
+        self.modules.get(m)?.functions.get(*i)
+    }
+
+    pub fn fact(&self, name: &GlobalName) -> Option<&hir::Fact> {
+        let (m, i) = self.facts.get(name)?;
+        self.modules.get(m)?.facts.get(*i)
+    }
+
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -95,6 +109,12 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
                 ItemKind::Frontier { name, .. } => unique(&mut frontiers, &mut diags, name, fid, "E0221", "frontier"),
                 _ => {}
             }
+        }
+        for (i, f) in checked.hir.functions.iter().enumerate() {
+            out.functions.insert(f.name.clone(), (name.clone(), i));
+        }
+        for (i, f) in checked.hir.facts.iter().enumerate() {
+            out.facts.insert(f.name.clone(), (name.clone(), i));
         }
         out.modules.insert(name.clone(), checked.hir.clone());
     }

@@ -496,7 +496,19 @@ impl<'a> Checker<'a> {
         let mut elem_ty = match expected {
             Some(Ty::List(t)) => Some((**t).clone()),
             Some(t) if t.is_lenient() => Some(Ty::Error),
-            _ => None,
+            Some(t) => {
+                // A list where something else is expected: say so here, once.
+                self.error(Diagnostic::error("E0203", "mismatched types").at(
+                    self.file,
+                    span,
+                    format!("expected `{t}`, found a list"),
+                ));
+                for x in elems {
+                    self.expr(x, None);
+                }
+                return mk(H::List(vec![]), span, Ty::Error);
+            }
+            None => None,
         };
         if elem_ty.is_none() {
             if let Some(first) = elems
