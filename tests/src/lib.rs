@@ -32,6 +32,7 @@ pub fn batch(entry: &Path) -> String {
         jobs: 1,
         color: false,
         max_load_bytes: claim_cli::world::DEFAULT_MAX_LOAD_BYTES,
+        format: claim_cli::formats::Format::Human,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

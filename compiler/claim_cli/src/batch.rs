@@ -4,6 +4,7 @@
 //! a run exits 2 before any witness runs.
 
 use crate::db::CliDb;
+use crate::formats::{Format, RunReport};
 use crate::project::{load, projects};
 use crate::world::FsWorld;
 use crate::Output;
@@ -31,6 +32,7 @@ pub struct BatchOptions {
     pub jobs: usize,
     pub color: bool,
     pub max_load_bytes: u64,
+    pub format: Format,
 }
 
 /// Renders diagnostics in order.
@@ -51,6 +53,24 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// A failed run before any witness: exit 2, and in a machine format, a
+/// report with no witness in it.
+fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &str) -> Output {
+    if opts.format == Format::Human {
+        return not_run(diags, sources, opts.color, what);
+    }
+    let r = RunReport {
+        tool: "claim_batch",
+        witnesses: &[],
+        groups: &[],
+        frontiers: &[],
+        diagnostics: diags,
+        sources,
+        code: 2,
+    };
+    Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
+}
+
 /// A failed run before any witness: diagnostics on stderr, exit 2.
 fn not_run(diags: &[Diagnostic], sources: &Sources, color: bool, what: &str) -> Output {
     let (errors, warnings) = count(diags);
@@ -63,7 +83,7 @@ fn not_run(diags: &[Diagnostic], sources: &Sources, color: bool, what: &str) -> 
 pub fn run(opts: &BatchOptions) -> Output {
     let projects = match projects(&opts.entries) {
         Ok(p) => p,
-        Err(d) => return not_run(&[*d], &Sources::new(), opts.color, "cannot start"),
+        Err(d) => return stopped(opts, &[*d], &Sources::new(), "cannot start"),
     };
     // One database per project. The world of each is known once its files
     // are: the world's reads are salsa inputs of that database.
@@ -75,7 +95,7 @@ pub fn run(opts: &BatchOptions) -> Output {
         let mut db = CliDb::new(new_world(p, Default::default()));
         let l = match shared.lock() {
             Ok(mut sources) => load(&db, &mut sources, p),
-            Err(_) => return not_run(&[], &Sources::new(), opts.color, "internal error"),
+            Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
         };
         db.set_world(new_world(p, l.dirs.clone()));
         dbs.push((p, db, l));
@@ -90,7 +110,7 @@ pub fn run(opts: &BatchOptions) -> Output {
         loaded.push((*p, l, compiled));
     }
     if diags.iter().any(Diagnostic::is_error) {
-        return not_run(&diags, &sources_now(), opts.color, "could not compile");
+        return stopped(opts, &diags, &sources_now(), "could not compile");
     }
     let warnings = render_all(&diags, &sources_now(), opts.color);
 
@@ -103,7 +123,7 @@ pub fn run(opts: &BatchOptions) -> Output {
         evaluators.push(Evaluator::with_facts(compiled, &NoWorld, values));
     }
     if !fact_errors.is_empty() {
-        return not_run(&fact_errors, &sources_now(), opts.color, "could not evaluate the facts");
+        return stopped(opts, &fact_errors, &sources_now(), "could not evaluate the facts");
     }
 
     let mut reports: Vec<WitnessReport> = Vec::new();
@@ -125,6 +145,20 @@ pub fn run(opts: &BatchOptions) -> Output {
         }
     }
     let sources = sources_now();
+    if opts.format != Format::Human {
+        let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
+        let code = if reports.iter().any(|r| !r.passed()) || dissolved { 1 } else { 0 };
+        let r = RunReport {
+            tool: "claim_batch",
+            witnesses: &reports,
+            groups: &groups,
+            frontiers: &frontiers,
+            diagnostics: &diags,
+            sources: &sources,
+            code,
+        };
+        return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+    }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
     report(&reports, &groups, &frontiers, &sources, opts, warnings)
 }

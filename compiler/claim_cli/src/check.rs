@@ -7,7 +7,7 @@ use claim_diagnostics::{Diagnostic, Sources};
 use claim_sema::{compile, Database};
 use std::path::PathBuf;
 
-pub fn run(paths: &[PathBuf], color: bool) -> Output {
+pub fn run(paths: &[PathBuf], color: bool, format: crate::formats::Format) -> Output {
     let projects = match projects(paths) {
         Ok(p) => p,
         Err(d) => {
@@ -27,6 +27,19 @@ pub fn run(paths: &[PathBuf], color: bool) -> Output {
     }
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;
+    if format != crate::formats::Format::Human {
+        let code = if errors > 0 { 2 } else { 0 };
+        let r = crate::formats::RunReport {
+            tool: "claimc",
+            witnesses: &[],
+            groups: &[],
+            frontiers: &[],
+            diagnostics: &diags,
+            sources: &sources,
+            code,
+        };
+        return Output { stdout: crate::formats::render(format, &r), stderr: String::new(), code };
+    }
     let mut stderr = render_all(&diags, &sources, color);
     let code = if errors > 0 { 2 } else { 0 };
     stderr.push_str(&format!(

@@ -30,6 +30,22 @@ struct Args {
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum Format {
     Human,
+    Json,
+    Junit,
+    Github,
+    Sarif,
+}
+
+impl From<Format> for claim_cli::formats::Format {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Human => claim_cli::formats::Format::Human,
+            Format::Json => claim_cli::formats::Format::Json,
+            Format::Junit => claim_cli::formats::Format::Junit,
+            Format::Github => claim_cli::formats::Format::Github,
+            Format::Sarif => claim_cli::formats::Format::Sarif,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -46,7 +62,6 @@ fn main() {
             std::process::exit(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    let Format::Human = args.format;
     let opts = BatchOptions {
         entries: args.entries,
         filter: args.filter,
@@ -58,6 +73,7 @@ fn main() {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
         color: claim_cli::use_color(),
         max_load_bytes: args.max_load_bytes,
+        format: args.format.into(),
     };
     claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
 }

@@ -11,6 +11,27 @@ struct Args {
     command: Command,
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Format {
+    Human,
+    Json,
+    Junit,
+    Github,
+    Sarif,
+}
+
+impl From<Format> for claim_cli::formats::Format {
+    fn from(f: Format) -> Self {
+        match f {
+            Format::Human => claim_cli::formats::Format::Human,
+            Format::Json => claim_cli::formats::Format::Json,
+            Format::Junit => claim_cli::formats::Format::Junit,
+            Format::Github => claim_cli::formats::Format::Github,
+            Format::Sarif => claim_cli::formats::Format::Sarif,
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile programs and report every diagnostic, without running witnesses.
@@ -18,6 +39,9 @@ enum Command {
         /// `.claim` files or folders.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human", env = "CLAIM_FORMAT")]
+        format: Format,
     },
     /// Render the doc comments of modules as Markdown (`--stdlib`: the whole standard library).
     Doc {
@@ -41,7 +65,7 @@ fn main() {
     };
     let color = claim_cli::use_color();
     claim_cli::main_guarded(move || match args.command {
-        Command::Check { paths } => claim_cli::check::run(&paths, color),
+        Command::Check { paths, format } => claim_cli::check::run(&paths, color, format.into()),
         Command::Doc { modules, stdlib } => doc(&modules, stdlib),
         Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },

@@ -1,0 +1,354 @@
+//! Machine output for CI and reviewers: `json` (one document, schema in
+//! `docs/claim-batch.schema.json`), `junit` (one testcase per witness),
+//! `github` (workflow commands, so failures appear inline on the pull
+//! request) and `sarif` (2.1.0, rules from the diagnostic codes). Every
+//! format carries the same facts as the human output: every witness, every
+//! diagnostic, the open frontiers and the exit status.
+
+use claim_diagnostics::{Diagnostic, Label, Severity, Sources};
+use claim_eval::{FrontierReport, WitnessReport};
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Human,
+    Json,
+    Junit,
+    Github,
+    Sarif,
+}
+
+/// What a run found, for rendering.
+pub struct RunReport<'a> {
+    pub tool: &'static str,
+    pub witnesses: &'a [WitnessReport],
+    /// The project each witness belongs to: `(first witness index, name)`.
+    pub groups: &'a [(usize, String)],
+    pub frontiers: &'a [FrontierReport],
+    /// Errors that stopped the run (exit 2) and warnings.
+    pub diagnostics: &'a [Diagnostic],
+    pub sources: &'a Sources,
+    pub code: i32,
+}
+
+impl RunReport<'_> {
+    fn group_of(&self, i: usize) -> &str {
+        self.groups.iter().rev().find(|(start, _)| *start <= i).map(|(_, n)| n.as_str()).unwrap_or(".")
+    }
+    fn counts(&self) -> (usize, usize, usize) {
+        let passed = self.witnesses.iter().filter(|w| w.passed()).count();
+        let dissolved = self.frontiers.iter().filter(|f| f.dissolved.is_some()).count();
+        (passed, self.witnesses.len() - passed, dissolved)
+    }
+    fn failures(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .chain(self.witnesses.iter().filter_map(|w| w.failure.as_ref()))
+            .chain(self.frontiers.iter().filter_map(|f| f.dissolved.as_ref()))
+    }
+}
+
+/// Where a label is, as `(file, line, column, end line, end column)`, 1-based.
+fn position(l: &Label, s: &Sources) -> (String, usize, usize, usize, usize) {
+    let (line, col) = s.line_col(l.loc.file, l.loc.span.start);
+    let (end_line, end_col) = s.line_col(l.loc.file, l.loc.span.end);
+    (s.name(l.loc.file).to_string(), line, col, end_line, end_col)
+}
+
+fn label_json(l: &Label, s: &Sources) -> Value {
+    let (file, line, column, end_line, end_column) = position(l, s);
+    json!({ "file": file, "line": line, "column": column, "end_line": end_line, "end_column": end_column, "label": l.message })
+}
+
+pub fn diagnostic_json(d: &Diagnostic, s: &Sources) -> Value {
+    json!({
+        "code": d.code,
+        "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
+        "message": d.message,
+        "primary": d.primary.as_ref().map(|l| label_json(l, s)),
+        "secondary": d.secondary.iter().map(|l| label_json(l, s)).collect::<Vec<_>>(),
+        "notes": d.notes,
+        "help": d.help,
+    })
+}
+
+pub fn render(format: Format, r: &RunReport<'_>) -> String {
+    match format {
+        Format::Json => json_doc(r),
+        Format::Junit => junit(r),
+        Format::Github => github(r),
+        Format::Sarif => sarif(r),
+        Format::Human => String::new(),
+    }
+}
+
+fn json_doc(r: &RunReport<'_>) -> String {
+    let (passed, failed, dissolved) = r.counts();
+    let witnesses: Vec<Value> = r
+        .witnesses
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let (line, _) = r.sources.line_col(w.loc.file, w.loc.span.start);
+            json!({
+                "name": &*w.name,
+                "module": &*w.module,
+                "project": r.group_of(i),
+                "file": r.sources.name(w.loc.file),
+                "line": line,
+                "status": if w.passed() { "pass" } else { "fail" },
+                "duration_ms": w.duration.as_secs_f64() * 1000.0,
+                "diagnostics": w.failure.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let frontiers: Vec<Value> = r
+        .frontiers
+        .iter()
+        .map(|f| {
+            let (line, _) = r.sources.line_col(f.loc.file, f.loc.span.start);
+            json!({
+                "name": &*f.name,
+                "file": r.sources.name(f.loc.file),
+                "line": line,
+                "text": f.text,
+                "status": if f.dissolved.is_some() { "dissolved" } else { "open" },
+                "diagnostics": f.dissolved.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let doc = json!({
+        "version": 1,
+        "tool": { "name": r.tool, "version": env!("CARGO_PKG_VERSION") },
+        "exit_code": r.code,
+        "summary": { "total": r.witnesses.len(), "passed": passed, "failed": failed, "dissolved": dissolved },
+        "witnesses": witnesses,
+        "frontiers": frontiers,
+        "diagnostics": r.diagnostics.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn junit(r: &RunReport<'_>) -> String {
+    let (_, failed, dissolved) = r.counts();
+    let errors = r.diagnostics.iter().filter(|d| d.is_error()).count();
+    let total = r.witnesses.len() + dissolved + usize::from(errors > 0);
+    let time: f64 = r.witnesses.iter().map(|w| w.duration.as_secs_f64()).sum();
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        out,
+        "<testsuites name=\"{}\" tests=\"{total}\" failures=\"{}\" errors=\"{}\" time=\"{time:.6}\">",
+        r.tool,
+        failed + dissolved,
+        usize::from(errors > 0)
+    );
+    let mut suites: Vec<(String, Vec<usize>)> = Vec::new();
+    for i in 0..r.witnesses.len() {
+        let g = r.group_of(i).to_string();
+        match suites.last_mut() {
+            Some((name, v)) if *name == g => v.push(i),
+            _ => suites.push((g, vec![i])),
+        }
+    }
+    let plain = |d: &Diagnostic| claim_diagnostics::render_human(d, r.sources, false);
+    for (name, idx) in &suites {
+        let fails = idx.iter().filter(|i| !r.witnesses[**i].passed()).count();
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{fails}\" errors=\"0\">",
+            xml(name),
+            idx.len()
+        );
+        for i in idx {
+            let w = &r.witnesses[*i];
+            let (line, _) = r.sources.line_col(w.loc.file, w.loc.span.start);
+            let _ = write!(
+                out,
+                "    <testcase name=\"{}\" classname=\"{}\" file=\"{}\" line=\"{line}\" time=\"{:.6}\"",
+                xml(&w.name),
+                xml(&w.module),
+                xml(r.sources.name(w.loc.file)),
+                w.duration.as_secs_f64()
+            );
+            match &w.failure {
+                None => out.push_str("/>\n"),
+                Some(d) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                        xml(&d.message),
+                        d.code,
+                        xml(&plain(d))
+                    );
+                }
+            }
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    if dissolved > 0 || errors > 0 {
+        let _ = writeln!(
+            out,
+            "  <testsuite name=\"program\" tests=\"{}\" failures=\"{dissolved}\" errors=\"{}\">",
+            dissolved + usize::from(errors > 0),
+            usize::from(errors > 0)
+        );
+        for f in r.frontiers.iter().filter(|f| f.dissolved.is_some()) {
+            if let Some(d) = &f.dissolved {
+                let _ = writeln!(
+                    out,
+                    "    <testcase name=\"frontier {}\" classname=\"{}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                    xml(&f.name),
+                    xml(&f.module),
+                    xml(&d.message),
+                    d.code,
+                    xml(&plain(d))
+                );
+            }
+        }
+        if errors > 0 {
+            let text: String = r.diagnostics.iter().filter(|d| d.is_error()).map(plain).collect();
+            let _ = writeln!(
+                out,
+                "    <testcase name=\"compile and load\" classname=\"program\">\n      <error message=\"the program could not be compiled, read or evaluated; no witness was run\" type=\"{}\">{}</error>\n    </testcase>",
+                r.diagnostics.iter().find(|d| d.is_error()).map(|d| d.code).unwrap_or("E0999"),
+                xml(&text)
+            );
+        }
+        out.push_str("  </testsuite>\n");
+    }
+    out.push_str("</testsuites>\n");
+    out
+}
+
+/// GitHub escapes for workflow-command data and properties.
+fn gh_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+fn gh_prop(s: &str) -> String {
+    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+fn github(r: &RunReport<'_>) -> String {
+    let mut out = String::new();
+    for w in r.witnesses {
+        let _ = writeln!(out, "{} {}", if w.passed() { "PASS" } else { "FAIL" }, w.name);
+    }
+    for d in r.failures() {
+        let kind = if d.is_error() { "error" } else { "warning" };
+        let mut body = d.message.clone();
+        for n in &d.notes {
+            body.push_str(&format!("\nnote: {n}"));
+        }
+        if let Some(h) = &d.help {
+            body.push_str(&format!("\nhelp: {h}"));
+        }
+        // An annotation must sit in the repository: where the primary label is
+        // in the standard library, use the first label that is not.
+        let in_repo = |l: &&Label| !r.sources.name(l.loc.file).starts_with("<std>");
+        match d.primary.iter().chain(d.secondary.iter()).find(in_repo).or(d.primary.as_ref()) {
+            Some(l) => {
+                let (file, line, col, end_line, end_col) = position(l, r.sources);
+                let body = format!("{body}\n{}: {}", d.code, l.message);
+                let _ = writeln!(
+                    out,
+                    "::{kind} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}",
+                    gh_prop(&file),
+                    gh_prop(&format!("{} {}", d.code, d.message)),
+                    gh_data(&body)
+                );
+            }
+            None => {
+                let _ = writeln!(out, "::{kind} title={}::{}", gh_prop(d.code), gh_data(&body));
+            }
+        }
+    }
+    let (passed, failed, dissolved) = r.counts();
+    let mut summary = format!("{passed}/{} PASS", r.witnesses.len());
+    if failed > 0 {
+        let _ = write!(summary, ", {failed} FAIL");
+    }
+    if dissolved > 0 {
+        let _ = write!(summary, ", {dissolved} DISSOLVED");
+    }
+    if r.code == 2 {
+        summary = "error: the program could not be compiled, read or evaluated; no witness was run".to_string();
+    }
+    let _ = writeln!(out, "{summary}");
+    out
+}
+
+fn sarif(r: &RunReport<'_>) -> String {
+    let diags: Vec<&Diagnostic> = r.failures().collect();
+    let mut codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+    codes.sort();
+    codes.dedup();
+    let rules: Vec<Value> = codes
+        .iter()
+        .map(|c| {
+            let (title, text) = claim_diagnostics::codes::CODES
+                .iter()
+                .find(|(code, _, _)| code == c)
+                .map(|(_, t, x)| (*t, *x))
+                .unwrap_or(("", ""));
+            json!({ "id": c, "name": title, "shortDescription": { "text": title }, "fullDescription": { "text": text }, "help": { "text": text } })
+        })
+        .collect();
+    let location = |l: &Label| {
+        let (file, line, col, end_line, end_col) = position(l, r.sources);
+        json!({
+            "physicalLocation": {
+                "artifactLocation": { "uri": file },
+                "region": { "startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col }
+            },
+            "message": { "text": l.message }
+        })
+    };
+    let results: Vec<Value> = diags
+        .iter()
+        .map(|d| {
+            let mut text = d.message.clone();
+            if let Some(l) = &d.primary {
+                text.push_str(&format!(": {}", l.message));
+            }
+            json!({
+                "ruleId": d.code,
+                "ruleIndex": codes.iter().position(|c| *c == d.code).unwrap_or(0),
+                "level": if d.is_error() { "error" } else { "warning" },
+                "message": { "text": text },
+                "locations": d.primary.iter().map(location).collect::<Vec<_>>(),
+                "relatedLocations": d.secondary.iter().enumerate().map(|(i, l)| {
+                    let mut v = location(l);
+                    v["id"] = json!(i);
+                    v
+                }).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": { "name": r.tool, "version": env!("CARGO_PKG_VERSION"), "rules": rules } },
+            "results": results,
+        }]
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}

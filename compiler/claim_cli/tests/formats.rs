@@ -1,0 +1,159 @@
+//! Every output format on the `claims/` corpus (all passing) and on a
+//! failing variant, as reviewed snapshots (times normalised); JUnit parsed by
+//! a real XML parser; SARIF's shape; the JSON document's counts; and
+//! `--jobs 1` against `--jobs 4` on the whole corpus.
+
+use std::path::Path;
+use std::process::Command;
+
+fn repo() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn batch(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(args)
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Replaces the numbers that are times, which differ run to run.
+fn normalise(s: &str) -> String {
+    let mut text = s.to_string();
+    for key in ["time=\"", "\"duration_ms\": "] {
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(key) {
+            out.push_str(&rest[..i + key.len()]);
+            let tail = &rest[i + key.len()..];
+            let end =
+                tail.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == '-')).unwrap_or(tail.len());
+            out.push('0');
+            rest = &tail[end..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
+}
+
+const FAILING: &str = "tests/fixtures/diagnostics/claims_wrong_code/main.claim";
+
+#[test]
+fn formats_on_the_corpus_and_a_failing_variant() {
+    for format in ["json", "junit", "github", "sarif"] {
+        let (code, out) = batch(&["--entry", "claims", "--format", format, "--jobs", "1"]);
+        assert_eq!(code, 0, "{format}");
+        insta::assert_snapshot!(format!("claims_{format}"), normalise(&out));
+        let (code, out) = batch(&["--entry", FAILING, "--format", format]);
+        assert_eq!(code, 1, "{format}");
+        insta::assert_snapshot!(format!("failing_{format}"), normalise(&out));
+    }
+}
+
+#[test]
+fn claim_format_selects_the_format() {
+    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(["--entry", FAILING])
+        .current_dir(repo())
+        .env("CLAIM_FORMAT", "json")
+        .output()
+        .expect("run");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc["summary"]["failed"], 1);
+    assert_eq!(doc["witnesses"][0]["diagnostics"][0]["code"], "E0404");
+}
+
+#[test]
+fn json_counts_match_and_exit_2_reports_no_witness() {
+    let (_, out) = batch(&["--entry", "claims", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["version"], 1);
+    assert_eq!(doc["summary"]["total"], 29);
+    assert_eq!(doc["summary"]["passed"], 29);
+    assert_eq!(doc["witnesses"].as_array().map(Vec::len), Some(29));
+    assert!(doc["frontiers"].as_array().is_some_and(|f| f.iter().any(|f| f["name"] == "publication")));
+    let (code, out) = batch(&["--entry", "tests/fixtures/check/mismatches.claim", "--format", "json"]);
+    assert_eq!(code, 2);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(doc["summary"]["total"], 0);
+    assert!(doc["diagnostics"].as_array().is_some_and(|d| !d.is_empty()));
+}
+
+#[test]
+fn junit_is_well_formed_xml() {
+    for entry in ["claims", FAILING, "tests/fixtures/check/mismatches.claim"] {
+        let (_, out) = batch(&["--entry", entry, "--format", "junit"]);
+        let check = Command::new("python3")
+            .args(["-c", "import sys, xml.dom.minidom as m; d = m.parseString(sys.stdin.buffer.read()); assert d.documentElement.tagName == 'testsuites'"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().expect("stdin").write_all(out.as_bytes())?;
+                c.wait_with_output()
+            })
+            .expect("python3");
+        assert!(check.status.success(), "{entry}: {}", String::from_utf8_lossy(&check.stderr));
+    }
+}
+
+#[test]
+fn sarif_has_rules_for_its_results() {
+    let (_, out) = batch(&["--entry", FAILING, "--format", "sarif"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("sarif");
+    assert_eq!(doc["version"], "2.1.0");
+    let run = &doc["runs"][0];
+    let rules: Vec<&str> =
+        run["tool"]["driver"]["rules"].as_array().expect("rules").iter().filter_map(|r| r["id"].as_str()).collect();
+    for res in run["results"].as_array().expect("results") {
+        assert!(rules.contains(&res["ruleId"].as_str().unwrap_or("")), "{res}");
+        assert!(res["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().is_some());
+    }
+}
+
+#[test]
+fn jobs_never_change_the_output_on_the_corpus() {
+    for format in ["human", "json"] {
+        let one = batch(&["--entry", "claims", "--jobs", "1", "--format", format]);
+        let four = batch(&["--entry", "claims", "--jobs", "4", "--format", format]);
+        assert_eq!(one.0, four.0);
+        assert_eq!(normalise(&one.1), normalise(&four.1), "{format}");
+    }
+}
+
+/// The JSON documents validate against `docs/claim-batch.schema.json`
+/// (with Python's `jsonschema`, which `.ci/run` installs).
+#[test]
+fn json_output_validates_against_its_schema() {
+    let has = Command::new("python3").args(["-c", "import jsonschema"]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must install jsonschema (.ci/run does)");
+        eprintln!("skipped: python3 -m pip install jsonschema");
+        return;
+    }
+    let schema = repo().join("docs/claim-batch.schema.json");
+    for args in [
+        vec!["--entry", "claims", "--format", "json"],
+        vec!["--entry", FAILING, "--format", "json"],
+        vec!["--entry", "tests/fixtures/diagnostics/witness_failures.claim", "--format", "json"],
+        vec!["--entry", "tests/fixtures/check/mismatches.claim", "--format", "json"],
+    ] {
+        let (_, out) = batch(&args);
+        let doc = std::env::temp_dir().join(format!("claim-json-{}.json", std::process::id()));
+        std::fs::write(&doc, &out).expect("write");
+        let check = Command::new("python3")
+            .args(["-c", "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))"])
+            .arg(&schema)
+            .arg(&doc)
+            .output()
+            .expect("python3");
+        assert!(check.status.success(), "{args:?}: {}", String::from_utf8_lossy(&check.stderr));
+        let _ = std::fs::remove_file(&doc);
+    }
+}
