@@ -33,6 +33,7 @@ pub fn batch(entry: &Path) -> String {
         color: false,
         max_load_bytes: claim_cli::world::DEFAULT_MAX_LOAD_BYTES,
         format: claim_cli::formats::Format::Human,
+        deny_warnings: false,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

@@ -33,6 +33,8 @@ pub struct BatchOptions {
     pub color: bool,
     pub max_load_bytes: u64,
     pub format: Format,
+    /// Warnings fail the run like errors (exit 2, nothing run).
+    pub deny_warnings: bool,
 }
 
 /// Renders diagnostics in order.
@@ -108,6 +110,12 @@ pub fn run(opts: &BatchOptions) -> Output {
         let compiled = compile(db, l.program);
         diags.extend(compiled.diagnostics.iter().cloned());
         loaded.push((*p, l, compiled));
+    }
+    if opts.deny_warnings {
+        for d in diags.iter_mut().filter(|d| !d.is_error()) {
+            d.severity = claim_diagnostics::Severity::Error;
+            d.notes.push("this warning is an error because of `--deny-warnings`".to_string());
+        }
     }
     if diags.iter().any(Diagnostic::is_error) {
         return stopped(opts, &diags, &sources_now(), "could not compile");

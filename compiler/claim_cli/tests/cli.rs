@@ -170,3 +170,19 @@ fn warnings_do_not_fail_a_run() {
     assert!(err.contains("[W0001]"), "{err}");
     assert_eq!(last_line(&out), "1/1 PASS");
 }
+
+#[test]
+fn deny_warnings_fails_the_run_and_the_repository_has_none() {
+    let (code, out, err) = batch(&["--entry", "tests/fixtures/diagnostics/lints.claim"]);
+    assert_eq!(code, 0, "warnings alone pass: {out}{err}");
+    let (code, out, err) = batch(&["--entry", "tests/fixtures/diagnostics/lints.claim", "--deny-warnings"]);
+    assert_eq!(code, 2);
+    no_pass(&out, &err);
+    for code in ["W0002", "W0003", "W0004", "W0005"] {
+        assert!(err.contains(code), "{code}: {err}");
+    }
+    for entry in ["claims", "examples"] {
+        let (code, out, err) = batch(&["--entry", entry, "--deny-warnings"]);
+        assert_eq!(code, 0, "{entry} is not warning-free:\n{out}{err}");
+    }
+}

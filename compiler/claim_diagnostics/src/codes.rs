@@ -59,6 +59,10 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("E0901", "command-line error", include_str!("../explanations/E0901.md")),
     ("E0999", "internal compiler error", include_str!("../explanations/E0999.md")),
     ("W0001", "name in the wrong case", include_str!("../explanations/W0001.md")),
+    ("W0002", "result has no reader", include_str!("../explanations/W0002.md")),
+    ("W0003", "refusal code never refused", include_str!("../explanations/W0003.md")),
+    ("W0004", "witness proves nothing", include_str!("../explanations/W0004.md")),
+    ("W0005", "frontier without `dissolves when`", include_str!("../explanations/W0005.md")),
 ];
 
 /// The explanation of a code, if it is one.

@@ -111,6 +111,8 @@ pub struct CheckedModule {
     pub hir: Arc<hir::Module>,
     /// Calls and fact references, `(from, to, where)`, for the cycle check.
     pub edges: Vec<(crate::ty::GlobalName, crate::ty::GlobalName, claim_syntax::Span)>,
+    /// Refusal codes the module refuses with.
+    pub refused: std::collections::BTreeSet<Arc<str>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 

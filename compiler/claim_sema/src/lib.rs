@@ -8,6 +8,7 @@ pub mod db;
 pub mod graph;
 pub mod hir;
 pub mod index;
+mod lints;
 pub mod program;
 pub mod scope;
 pub mod sigs;

@@ -49,6 +49,9 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut calls: NameGraph<GlobalName> = NameGraph::default();
     let mut call_sites: BTreeMap<(GlobalName, GlobalName), Loc> = BTreeMap::new();
     let mut witnesses: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
+    let mut read: std::collections::BTreeSet<GlobalName> = Default::default();
+    let mut refused: std::collections::BTreeSet<Arc<str>> = Default::default();
+    let mut std_files: std::collections::BTreeSet<claim_syntax::FileId> = Default::default();
     let mut frontiers: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
     for (code, summary) in crate::builtins::BUILTIN_CODES {
         out.refusals.insert(
@@ -79,7 +82,12 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             imports.edge(name, &target.to_string());
             use_sites.entry((name.clone(), target.to_string())).or_insert(Loc::new(fid, *span));
         }
+        if name.starts_with("std.") {
+            std_files.insert(fid);
+        }
+        refused.extend(checked.refused.iter().cloned());
         for (from, to, span) in &checked.edges {
+            read.insert(to.clone());
             calls.edge(from, to);
             call_sites.entry((from.clone(), to.clone())).or_insert(Loc::new(fid, *span));
         }
@@ -139,6 +147,10 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             d = d.at_loc(loc, "this call closes the cycle");
         }
         diags.push(d);
+    }
+    // Lints speak about programs that compile; beside errors they are noise.
+    if !diags.iter().any(Diagnostic::is_error) {
+        diags.extend(crate::lints::lints(&out.modules, &read, &refused, &out.refusals, &std_files));
     }
     diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diags.dedup();

@@ -22,6 +22,9 @@ struct Args {
     /// Witnesses evaluated in parallel (default: the machine's cores).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// Treat warnings (lints, naming) as errors: the run fails with exit 2.
+    #[arg(long)]
+    deny_warnings: bool,
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
@@ -74,6 +77,7 @@ fn main() {
         color: claim_cli::use_color(),
         max_load_bytes: args.max_load_bytes,
         format: args.format.into(),
+        deny_warnings: args.deny_warnings,
     };
     claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
 }

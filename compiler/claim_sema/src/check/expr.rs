@@ -226,6 +226,7 @@ impl<'a> Checker<'a> {
                             let cond = self.expr(cond, Some(&Ty::Bool));
                             self.check_code(code);
                             let message = self.expr(message, Some(&Ty::Text));
+                            self.refused.insert(code.name.as_str().into());
                             hir::Stmt::Require { cond, code: code.name.as_str().into(), message, span: *span }
                         }
                     })
@@ -237,6 +238,7 @@ impl<'a> Checker<'a> {
             }
             A::Refuse { code, message } => {
                 self.check_code(code);
+                self.refused.insert(code.name.as_str().into());
                 let message = self.expr(message, Some(&Ty::Text));
                 mk(
                     H::Refuse { code: code.name.as_str().into(), message: Box::new(message) },

@@ -37,6 +37,8 @@ pub(crate) struct Checker<'a> {
     /// The item being checked, as the source of call-graph edges.
     current: Option<GlobalName>,
     edges: Vec<(GlobalName, GlobalName, Span)>,
+    /// Codes this module refuses with (`refuse` and `require … else refuse`).
+    refused: std::collections::BTreeSet<Arc<str>>,
 }
 
 pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
@@ -55,13 +57,14 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         in_fact: false,
         current: None,
         edges: Vec::new(),
+        refused: Default::default(),
     };
     let mut out = hir::Module::default();
     for item in &parsed.module.items {
         c.item(item, &mut out);
     }
     naming::check_names(&parsed.module, c.file, &mut c.diags);
-    CheckedModule { hir: Arc::new(out), edges: c.edges, diagnostics: c.diags }
+    CheckedModule { hir: Arc::new(out), edges: c.edges, refused: c.refused, diagnostics: c.diags }
 }
 
 impl<'a> Checker<'a> {
@@ -116,7 +119,9 @@ impl<'a> Checker<'a> {
                 });
             }
             ItemKind::Witness { name, stmts } => {
-                self.current = None;
+                // What a witness reads counts as read (for the lints); the
+                // space keeps this name apart from every item's.
+                self.current = Some(GlobalName::new(&self.module, &format!("witness {}", name.name)));
                 let stmts = stmts.iter().map(|s| self.witness_stmt(s)).collect();
                 out.witnesses.push(hir::Witness {
                     name: name.name.as_str().into(),
@@ -127,7 +132,7 @@ impl<'a> Checker<'a> {
                 });
             }
             ItemKind::Frontier { name, text, condition } => {
-                self.current = None;
+                self.current = Some(GlobalName::new(&self.module, &format!("frontier {}", name.name)));
                 let text = self.expr(text, Some(&Ty::Text));
                 let condition = condition.as_ref().map(|c| self.expr(c, Some(&Ty::Bool)));
                 out.frontiers.push(hir::Frontier {
