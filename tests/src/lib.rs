@@ -34,6 +34,7 @@ pub fn batch(entry: &Path) -> String {
         max_load_bytes: claim_cli::world::DEFAULT_MAX_LOAD_BYTES,
         format: claim_cli::formats::Format::Human,
         deny_warnings: false,
+        timeout_per_witness: None,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

@@ -35,6 +35,8 @@ pub struct BatchOptions {
     pub format: Format,
     /// Warnings fail the run like errors (exit 2, nothing run).
     pub deny_warnings: bool,
+    /// A witness still running after this long fails (E0406).
+    pub timeout_per_witness: Option<std::time::Duration>,
 }
 
 /// Renders diagnostics in order.
@@ -147,7 +149,7 @@ pub fn run(opts: &BatchOptions) -> Output {
             .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
             .collect();
         groups.push((reports.len(), crate::project::display_name(&p.root)));
-        reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off));
+        reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness));
         for m in compiled.modules.values() {
             frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
         }
@@ -177,10 +179,11 @@ fn run_parallel(
     witnesses: &[&hir::Witness],
     jobs: usize,
     trace: bool,
+    limit: Option<std::time::Duration>,
 ) -> Vec<WitnessReport> {
     let jobs = jobs.max(1).min(witnesses.len().max(1));
     if jobs == 1 {
-        return witnesses.iter().map(|w| run_witness(ev, w, trace)).collect();
+        return witnesses.iter().map(|w| run_witness(ev, w, trace, limit)).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
@@ -189,7 +192,7 @@ fn run_parallel(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(w) = witnesses.get(i) else { break };
-                let r = run_witness(ev, w, trace);
+                let r = run_witness(ev, w, trace, limit);
                 if let Ok(mut res) = results.lock() {
                     res[i] = Some(r);
                 }

@@ -186,3 +186,33 @@ fn deny_warnings_fails_the_run_and_the_repository_has_none() {
         assert_eq!(code, 0, "{entry} is not warning-free:\n{out}{err}");
     }
 }
+
+#[test]
+fn a_witness_past_its_time_limit_fails_and_the_run_goes_on() {
+    let dir = std::env::temp_dir().join(format!("claim-timeout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let long = "x".repeat(3000);
+    // 3000³ steps: far more than a second, and it terminates (no recursion).
+    std::fs::write(
+        dir.join("main.claim"),
+        format!(
+            "fact xs: List<Text> = split(\"{long}\", \"\")\n\
+             fn row(a: Text) -> Int {{ len([a ++ b for b in xs]) }}\n\
+             fn square(a: Text) -> Int {{ sum([row(b) for b in xs]) }}\n\
+             witness far_too_much_work {{ holds sum([square(a) for a in xs]) > 0 }}\n\
+             witness quick {{ holds len(xs) == 3000 }}\n"
+        ),
+    )
+    .expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(["--entry", "main.claim", "--timeout-per-witness", "1s"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAIL far_too_much_work") && text.contains("PASS quick"), "{text}");
+    assert!(text.contains("[E0406]") && text.contains("time limit of 1s"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -27,11 +27,29 @@ pub struct TraceLine {
 pub struct Cx {
     pub trace: Option<Vec<TraceLine>>,
     depth: usize,
+    /// When evaluation must stop (a witness's time limit).
+    pub deadline: Option<std::time::Instant>,
+    /// Counts work between deadline checks, so the clock is read rarely.
+    ticks: u32,
 }
 
 impl Cx {
     pub fn tracing() -> Cx {
-        Cx { trace: Some(Vec::new()), depth: 0 }
+        Cx { trace: Some(Vec::new()), ..Cx::default() }
+    }
+
+    /// Fails with `Stop::TimedOut` once the deadline has passed. Called on
+    /// every call and loop step: without recursion, these are where time goes.
+    fn tick(&mut self) -> Eval<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(1024) {
+            if let Some(d) = self.deadline {
+                if std::time::Instant::now() >= d {
+                    return Err(Stop::TimedOut);
+                }
+            }
+        }
+        Ok(())
     }
     fn note(&mut self, loc: Loc, text: impl FnOnce() -> String) {
         if let Some(t) = &mut self.trace {
@@ -158,6 +176,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 let diags = match stop {
                     Stop::Refused(r) => vec![crate::report::fact_refused(fact, r)],
                     Stop::Fatal(d) => d.clone(),
+                    // Facts have no time limit; this cannot happen, but fail closed.
+                    Stop::TimedOut => {
+                        vec![Diagnostic::error("E0999", "internal error: a fact timed out").at_loc(fact.loc, "here")]
+                    }
                 };
                 if let Ok(mut errs) = self.fact_errors.lock() {
                     errs.extend(diags);
@@ -175,6 +197,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         let Some(f) = self.compiled.function(name) else {
             return Err(internal(format!("unknown function `{}`", name.name)));
         };
+        cx.tick()?;
         cx.note(site, || format!("{}({})", f.name.name, args.iter().map(show).collect::<Vec<_>>().join(", ")));
         let mut frame = Frame::new(f.frame_size, f.loc.file);
         for (i, a) in args.into_iter().enumerate() {
@@ -248,6 +271,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 let items = src.as_list().ok_or_else(|| internal("comprehension over a non-list"))?;
                 let mut out = Vec::new();
                 for item in items {
+                    cx.tick()?;
                     frame.set(*slot, item.clone());
                     if let Some(c) = cond {
                         if !self.eval_bool(c, frame, cx)? {

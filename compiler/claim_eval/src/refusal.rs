@@ -32,6 +32,8 @@ pub enum Stop {
     /// invariant broke): diagnostics already made. An empty list means they
     /// were reported where they happened (a failed fact read again).
     Fatal(Vec<Diagnostic>),
+    /// The witness ran past its time limit.
+    TimedOut,
 }
 
 pub type Eval<T> = Result<T, Stop>;

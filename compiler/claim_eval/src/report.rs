@@ -135,6 +135,19 @@ pub fn fatal_in_witness(w: &hir::Witness, stmt: Loc, mut diags: Vec<Diagnostic>)
     })
 }
 
+pub fn timed_out(w: &hir::Witness, stmt: Loc, limit: std::time::Duration) -> Diagnostic {
+    Diagnostic::error(
+        "E0406",
+        format!(
+            "witness `{}` exceeded its time limit of {}",
+            w.name,
+            crate::text::duration_text(limit.as_millis() as i64)
+        ),
+    )
+    .at_loc(stmt, "still evaluating this statement when the limit passed")
+    .with_help("raise the limit with `--timeout-per-witness`, or make the witness do less work")
+}
+
 pub fn dissolved(f: &hir::Frontier, text: &str) -> Diagnostic {
     Diagnostic::error("E0405", format!("frontier `{}` has dissolved", f.name))
         .at_loc(f.loc, "its `dissolves when` condition is now true")

@@ -28,10 +28,17 @@ impl WitnessReport {
     }
 }
 
-pub fn run_witness<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, w: &hir::Witness, trace: bool) -> WitnessReport {
+/// Runs a witness; with a time limit, one that runs longer fails (E0406).
+pub fn run_witness<W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    w: &hir::Witness,
+    trace: bool,
+    limit: Option<Duration>,
+) -> WitnessReport {
     let start = Instant::now();
     let mut cx = if trace { Cx::tracing() } else { Cx::default() };
-    let failure = run_stmts(ev, w, &mut cx);
+    cx.deadline = limit.map(|l| start + l);
+    let failure = run_stmts(ev, w, &mut cx, limit);
     WitnessReport {
         name: w.name.clone(),
         module: w.module.clone(),
@@ -42,7 +49,13 @@ pub fn run_witness<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, w: &hir::Wit
     }
 }
 
-fn run_stmts<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, w: &hir::Witness, cx: &mut Cx) -> Option<Diagnostic> {
+fn run_stmts<W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    w: &hir::Witness,
+    cx: &mut Cx,
+    limit: Option<Duration>,
+) -> Option<Diagnostic> {
+    let timed_out = |at: Loc| Some(report::timed_out(w, at, limit.unwrap_or_default()));
     let file = w.loc.file;
     let mut frame = Frame::new(w.frame_size, file);
     for stmt in &w.stmts {
@@ -52,6 +65,7 @@ fn run_stmts<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, w: &hir::Witness, 
                 Ok(v) => frame_set(&mut frame, *slot, v),
                 Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
+                Err(Stop::TimedOut) => return timed_out(at),
             },
             S::Holds(e) => match ev.eval(e, &mut frame, cx) {
                 Ok(v) if v.as_bool() == Some(false) => {
@@ -61,12 +75,14 @@ fn run_stmts<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, w: &hir::Witness, 
                 Ok(_) => {}
                 Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
+                Err(Stop::TimedOut) => return timed_out(at),
             },
             S::Refuses { expr, code, code_span } => match ev.eval(expr, &mut frame, cx) {
                 Ok(v) => return Some(report::expected_refusal(w, code, at, Loc::new(file, expr.span), &v)),
                 Err(Stop::Refused(r)) if r.code == *code => {}
                 Err(Stop::Refused(r)) => return Some(report::wrong_code(w, code, Loc::new(file, *code_span), at, &r)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
+                Err(Stop::TimedOut) => return timed_out(at),
             },
         }
     }

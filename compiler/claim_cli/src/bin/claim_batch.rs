@@ -22,6 +22,9 @@ struct Args {
     /// Witnesses evaluated in parallel (default: the machine's cores).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
+    /// The time limit of one witness, as a Duration literal (`30s`, `5min`).
+    #[arg(long, value_name = "DURATION", default_value = "5min", value_parser = parse_limit)]
+    timeout_per_witness: std::time::Duration,
     /// Treat warnings (lints, naming) as errors: the run fails with exit 2.
     #[arg(long)]
     deny_warnings: bool,
@@ -78,6 +81,14 @@ fn main() {
         max_load_bytes: args.max_load_bytes,
         format: args.format.into(),
         deny_warnings: args.deny_warnings,
+        timeout_per_witness: Some(args.timeout_per_witness),
     };
     claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
+}
+
+fn parse_limit(s: &str) -> Result<std::time::Duration, String> {
+    match claim_eval::json::parse_duration(s) {
+        Some(ms) if ms > 0 => Ok(std::time::Duration::from_millis(ms as u64)),
+        _ => Err(format!("`{s}` is not a positive duration such as `30s` or `5min`")),
+    }
 }
