@@ -35,6 +35,7 @@ pub fn batch(entry: &Path) -> String {
         format: claim_cli::formats::Format::Human,
         deny_warnings: false,
         timeout_per_witness: None,
+        shard: None,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

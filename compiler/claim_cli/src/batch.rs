@@ -37,6 +37,19 @@ pub struct BatchOptions {
     pub deny_warnings: bool,
     /// A witness still running after this long fails (E0406).
     pub timeout_per_witness: Option<std::time::Duration>,
+    /// `(k, n)`: run only the k-th of n shards of the witnesses (1-based).
+    pub shard: Option<(u64, u64)>,
+}
+
+/// Whether a witness belongs to shard `k` of `n`: by a stable hash of its
+/// name (FNV-1a), so shards do not move when witnesses are added elsewhere.
+pub fn in_shard(name: &str, k: u64, n: u64) -> bool {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    n == 0 || h % n == k.saturating_sub(1)
 }
 
 /// Renders diagnostics in order.
@@ -147,6 +160,7 @@ pub fn run(opts: &BatchOptions) -> Output {
             .filter_map(|m| compiled.modules.get(m))
             .flat_map(|m| m.witnesses.iter())
             .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
+            .filter(|w| opts.shard.is_none_or(|(k, n)| in_shard(&w.name, k, n)))
             .collect();
         groups.push((reports.len(), crate::project::display_name(&p.root)));
         reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness));

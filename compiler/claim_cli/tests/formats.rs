@@ -157,3 +157,48 @@ fn json_output_validates_against_its_schema() {
         let _ = std::fs::remove_file(&doc);
     }
 }
+
+/// Shards partition the witnesses, every shard checks the whole program,
+/// and the merged JSON reports equal the unsharded run.
+#[test]
+fn shards_partition_the_corpus_and_merge_back() {
+    let (_, whole) = batch(&["--entry", "claims", "--format", "json", "--jobs", "1"]);
+    let frontiers =
+        serde_json::from_str::<serde_json::Value>(&whole).expect("json")["frontiers"].as_array().map(Vec::len);
+    assert!(frontiers.is_some_and(|n| n >= 2));
+    let dir = std::env::temp_dir().join(format!("claim-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let mut files = Vec::new();
+    let mut names = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (code, out) = batch(&["--entry", "claims", "--format", "json", "--shard", &shard, "--jobs", "1"]);
+        assert_eq!(code, 0);
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+        assert_eq!(doc["frontiers"].as_array().map(Vec::len), frontiers, "every shard checks every frontier");
+        names.extend(
+            doc["witnesses"].as_array().expect("w").iter().map(|w| w["name"].as_str().unwrap_or("").to_string()),
+        );
+        let f = dir.join(format!("shard-{k}.json"));
+        std::fs::write(&f, out).expect("write");
+        files.push(f.display().to_string());
+    }
+    names.sort();
+    let before = names.len();
+    names.dedup();
+    assert_eq!(before, names.len(), "a witness ran in two shards");
+    assert_eq!(names.len(), 29, "the shards cover every witness");
+    let mut args = vec!["merge", "--format", "json"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, merged) = batch(&args);
+    assert_eq!(code, 0);
+    let strip = |s: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(s).expect("json");
+        for w in v["witnesses"].as_array_mut().expect("w") {
+            w["duration_ms"] = serde_json::json!(0);
+        }
+        v
+    };
+    assert_eq!(strip(&merged), strip(&whole), "merged shards equal the unsharded run");
+    let _ = std::fs::remove_dir_all(&dir);
+}

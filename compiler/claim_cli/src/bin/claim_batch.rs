@@ -25,6 +25,10 @@ struct Args {
     /// The time limit of one witness, as a Duration literal (`30s`, `5min`).
     #[arg(long, value_name = "DURATION", default_value = "5min", value_parser = parse_limit)]
     timeout_per_witness: std::time::Duration,
+    /// Run only shard K of N of the witnesses (`--shard 2/4`), chosen by a
+    /// stable hash of each witness's name; the whole program is still checked.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<(u64, u64)>,
     /// Treat warnings (lints, naming) as errors: the run fails with exit 2.
     #[arg(long)]
     deny_warnings: bool,
@@ -60,7 +64,34 @@ enum ExplainArg {
     All,
 }
 
+/// `claim_batch merge FILE…`: join the JSON reports of shards.
+#[derive(Parser, Debug)]
+#[command(name = "claim_batch merge", about = "Join the --format json reports of shards into one report")]
+struct MergeArgs {
+    /// The reports, from `claim_batch --shard K/N --format json`.
+    files: Vec<PathBuf>,
+    /// Output format of the joined report.
+    #[arg(long, value_enum, default_value = "human")]
+    format: MergeFormat,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum MergeFormat {
+    Human,
+    Json,
+}
+
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some("merge") {
+        let args = match MergeArgs::try_parse_from(std::env::args().skip(1)) {
+            Ok(a) => a,
+            Err(e) => {
+                let _ = e.print();
+                std::process::exit(if e.use_stderr() { 2 } else { 0 });
+            }
+        };
+        claim_cli::main_guarded(move || claim_cli::merge::merge(&args.files, args.format == MergeFormat::Json));
+    }
     let args = match Args::try_parse() {
         Ok(a) => a,
         Err(e) => {
@@ -81,6 +112,7 @@ fn main() {
         max_load_bytes: args.max_load_bytes,
         format: args.format.into(),
         deny_warnings: args.deny_warnings,
+        shard: args.shard,
         timeout_per_witness: Some(args.timeout_per_witness),
     };
     claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
@@ -91,4 +123,16 @@ fn parse_limit(s: &str) -> Result<std::time::Duration, String> {
         Some(ms) if ms > 0 => Ok(std::time::Duration::from_millis(ms as u64)),
         _ => Err(format!("`{s}` is not a positive duration such as `30s` or `5min`")),
     }
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or_else(|| format!("`{s}` is not K/N"))?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| format!("`{k}` is not a number"))?,
+        n.trim().parse().map_err(|_| format!("`{n}` is not a number"))?,
+    );
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard `{s}`: need 1 <= K <= N"));
+    }
+    Ok((k, n))
 }
