@@ -84,6 +84,7 @@ fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &
         diagnostics: diags,
         sources,
         code: 2,
+        graphs: Vec::new(),
     };
     Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
 }
@@ -172,6 +173,16 @@ pub fn run(opts: &BatchOptions) -> Output {
     if opts.format != Format::Human {
         let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
         let code = if reports.iter().any(|r| !r.passed()) || dissolved { 1 } else { 0 };
+        let mut graphs = Vec::new();
+        if opts.format == Format::Markdown {
+            let mut verdicts = crate::graph::Verdicts::new();
+            verdicts.extend(reports.iter().map(|r| (r.name.to_string(), r.passed())));
+            verdicts.extend(frontiers.iter().map(|f| (f.name.to_string(), f.dissolved.is_none())));
+            graphs = loaded
+                .iter()
+                .map(|(_, _, c)| crate::graph::render(c, crate::graph::GraphFormat::Mermaid, Some(&verdicts)))
+                .collect();
+        }
         let r = RunReport {
             tool: "claim_batch",
             witnesses: &reports,
@@ -180,6 +191,7 @@ pub fn run(opts: &BatchOptions) -> Output {
             diagnostics: &diags,
             sources: &sources,
             code,
+            graphs,
         };
         return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
     }

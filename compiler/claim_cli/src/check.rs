@@ -37,6 +37,7 @@ pub fn run(paths: &[PathBuf], color: bool, format: crate::formats::Format) -> Ou
             diagnostics: &diags,
             sources: &sources,
             code,
+            graphs: Vec::new(),
         };
         return Output { stdout: crate::formats::render(format, &r), stderr: String::new(), code };
     }

@@ -17,6 +17,7 @@ pub enum Format {
     Junit,
     Github,
     Sarif,
+    Markdown,
 }
 
 /// What a run found, for rendering.
@@ -30,6 +31,8 @@ pub struct RunReport<'a> {
     pub diagnostics: &'a [Diagnostic],
     pub sources: &'a Sources,
     pub code: i32,
+    /// Mermaid derivation graphs with verdicts, one per project (markdown).
+    pub graphs: Vec<String>,
 }
 
 impl RunReport<'_> {
@@ -79,6 +82,7 @@ pub fn render(format: Format, r: &RunReport<'_>) -> String {
         Format::Junit => junit(r),
         Format::Github => github(r),
         Format::Sarif => sarif(r),
+        Format::Markdown => markdown(r),
         Format::Human => String::new(),
     }
 }
@@ -351,4 +355,59 @@ fn sarif(r: &RunReport<'_>) -> String {
         }]
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+fn markdown(r: &RunReport<'_>) -> String {
+    let (passed, failed, dissolved) = r.counts();
+    let mut out = String::new();
+    let mut title = format!("{passed}/{} PASS", r.witnesses.len());
+    if failed > 0 {
+        let _ = write!(title, ", {failed} FAIL");
+    }
+    if dissolved > 0 {
+        let _ = write!(title, ", {dissolved} DISSOLVED");
+    }
+    if r.code == 2 {
+        title = "not run: the program could not be compiled, read or evaluated".to_string();
+    }
+    let _ = writeln!(out, "## Claim: {title}\n");
+    if !r.witnesses.is_empty() {
+        out.push_str("| | witness | project |\n| --- | --- | --- |\n");
+        for (i, w) in r.witnesses.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "| {} | `{}` | {} |",
+                if w.passed() { "PASS" } else { "**FAIL**" },
+                w.name,
+                r.group_of(i)
+            );
+        }
+        out.push('\n');
+    }
+    let failures: Vec<&Diagnostic> = r.failures().filter(|d| d.is_error()).collect();
+    if !failures.is_empty() {
+        out.push_str("### Failures\n\n");
+        for d in failures {
+            let _ = writeln!(
+                out,
+                "<details><summary><code>{}</code> {}</summary>\n\n```text\n{}```\n</details>\n",
+                d.code,
+                xml(&d.message),
+                claim_diagnostics::render_human(d, r.sources, false)
+            );
+        }
+    }
+    let open: Vec<&FrontierReport> = r.frontiers.iter().filter(|f| f.dissolved.is_none()).collect();
+    if !open.is_empty() {
+        out.push_str("### Open frontiers\n\n");
+        for f in open {
+            let (line, _) = r.sources.line_col(f.loc.file, f.loc.span.start);
+            let _ = writeln!(out, "- `{}` ({}:{line}): {}", f.name, r.sources.name(f.loc.file), f.text);
+        }
+        out.push('\n');
+    }
+    for g in &r.graphs {
+        let _ = writeln!(out, "<details><summary>Derivation graph</summary>\n\n```mermaid\n{g}```\n</details>\n");
+    }
+    out
 }

@@ -8,6 +8,7 @@ pub mod db;
 pub mod doc;
 pub mod formats;
 pub mod gittree;
+pub mod graph;
 pub mod merge;
 pub mod oci;
 pub mod project;

@@ -44,7 +44,7 @@ const FAILING: &str = "tests/fixtures/diagnostics/claims_wrong_code/main.claim";
 
 #[test]
 fn formats_on_the_corpus_and_a_failing_variant() {
-    for format in ["json", "junit", "github", "sarif"] {
+    for format in ["json", "junit", "github", "sarif", "markdown"] {
         let (code, out) = batch(&["--entry", "claims", "--format", format, "--jobs", "1"]);
         assert_eq!(code, 0, "{format}");
         insta::assert_snapshot!(format!("claims_{format}"), normalise(&out));
@@ -201,4 +201,29 @@ fn shards_partition_the_corpus_and_merge_back() {
     };
     assert_eq!(strip(&merged), strip(&whole), "merged shards equal the unsharded run");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn claimc(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_claimc"))
+        .args(args)
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The derivation graph: facts flow into the functions and witnesses that
+/// read them; with verdicts, witnesses are coloured.
+#[test]
+fn the_derivation_graph() {
+    let (code, mermaid) = claimc(&["graph", "examples/arms-and-extensions", "--with-verdicts"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("graph_mermaid_with_verdicts", mermaid);
+    let (code, dot) = claimc(&["graph", "examples/evidence-bundle", "--format", "dot"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("graph_dot", dot);
+    let (code, failing) = claimc(&["graph", "tests/fixtures/diagnostics/witness_failures.claim", "--with-verdicts"]);
+    assert_eq!(code, 0);
+    assert!(failing.contains(":::fail") && failing.contains(":::pass"), "{failing}");
 }

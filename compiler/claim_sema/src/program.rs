@@ -21,6 +21,9 @@ pub struct Compiled {
     /// that evaluation never scans the program.
     pub functions: std::collections::HashMap<GlobalName, (String, usize)>,
     pub facts: std::collections::HashMap<GlobalName, (String, usize)>,
+    /// What reads what: `(reader, read)`, readers being functions, facts,
+    /// and witnesses and frontiers (named `witness w`, `frontier f`).
+    pub reads: std::collections::BTreeSet<(GlobalName, GlobalName)>,
     /// Every diagnostic, errors and warnings, sorted by location.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -88,6 +91,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         refused.extend(checked.refused.iter().cloned());
         for (from, to, span) in &checked.edges {
             read.insert(to.clone());
+            out.reads.insert((from.clone(), to.clone()));
             calls.edge(from, to);
             call_sites.entry((from.clone(), to.clone())).or_insert(Loc::new(fid, *span));
         }

@@ -44,6 +44,7 @@ enum Format {
     Junit,
     Github,
     Sarif,
+    Markdown,
 }
 
 impl From<Format> for claim_cli::formats::Format {
@@ -54,6 +55,7 @@ impl From<Format> for claim_cli::formats::Format {
             Format::Junit => claim_cli::formats::Format::Junit,
             Format::Github => claim_cli::formats::Format::Github,
             Format::Sarif => claim_cli::formats::Format::Sarif,
+            Format::Markdown => claim_cli::formats::Format::Markdown,
         }
     }
 }

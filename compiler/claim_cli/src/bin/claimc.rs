@@ -32,6 +32,12 @@ impl From<Format> for claim_cli::formats::Format {
     }
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum GraphFmt {
+    Dot,
+    Mermaid,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Compile programs and report every diagnostic, without running witnesses.
@@ -51,6 +57,18 @@ enum Command {
         #[arg(long)]
         stdlib: bool,
     },
+    /// The derivation graph: facts → functions → witnesses and frontiers.
+    Graph {
+        /// `.claim` files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// `dot` (Graphviz) or `mermaid` (renders in a pull-request comment).
+        #[arg(long, value_enum, default_value = "mermaid")]
+        format: GraphFmt,
+        /// Run the witnesses and colour them (and the frontiers) by verdict.
+        #[arg(long)]
+        with_verdicts: bool,
+    },
     /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`.
     Explain { code: String },
 }
@@ -67,6 +85,13 @@ fn main() {
     claim_cli::main_guarded(move || match args.command {
         Command::Check { paths, format } => claim_cli::check::run(&paths, color, format.into()),
         Command::Doc { modules, stdlib } => doc(&modules, stdlib),
+        Command::Graph { paths, format, with_verdicts } => {
+            let format = match format {
+                GraphFmt::Dot => claim_cli::graph::GraphFormat::Dot,
+                GraphFmt::Mermaid => claim_cli::graph::GraphFormat::Mermaid,
+            };
+            claim_cli::graph::command(&paths, format, with_verdicts)
+        }
         Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
             None => Output {
