@@ -227,3 +227,37 @@ fn the_derivation_graph() {
     assert_eq!(code, 0);
     assert!(failing.contains(":::fail") && failing.contains(":::pass"), "{failing}");
 }
+
+/// SARIF output validates against the official SARIF 2.1.0 schema
+/// (vendored in `tests/schemas/`), with Python's `jsonschema`.
+#[test]
+fn sarif_validates_against_the_official_schema() {
+    let has = Command::new("python3").args(["-c", "import jsonschema"]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must install jsonschema (.ci/run does)");
+        eprintln!("skipped: python3 -m pip install jsonschema");
+        return;
+    }
+    let schema = repo().join("tests/schemas/sarif-2.1.0.json");
+    let runs = [
+        batch(&["--entry", "claims", "--format", "sarif"]).1,
+        batch(&["--entry", FAILING, "--format", "sarif"]).1,
+        batch(&["--entry", "tests/fixtures/diagnostics/witness_failures.claim", "--format", "sarif"]).1,
+        batch(&["--entry", "tests/fixtures/check/records.claim", "--format", "sarif"]).1,
+    ];
+    for (i, out) in runs.iter().enumerate() {
+        let doc = std::env::temp_dir().join(format!("claim-sarif-{}-{i}.json", std::process::id()));
+        std::fs::write(&doc, out).expect("write");
+        let check = Command::new("python3")
+            .args([
+                "-c",
+                "import json, sys, jsonschema; jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))",
+            ])
+            .arg(&schema)
+            .arg(&doc)
+            .output()
+            .expect("python3");
+        assert!(check.status.success(), "run {i}: {}", String::from_utf8_lossy(&check.stderr));
+        let _ = std::fs::remove_file(&doc);
+    }
+}
