@@ -18,16 +18,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
+use claim_cli::seeded::Rng;
 
 fn time<T>(f: impl FnOnce() -> T) -> (Duration, T) {
     let t = Instant::now();
@@ -60,11 +51,11 @@ fn bench_sha256(dir: &Path, mib: u64, rounds: u64) {
     {
         use std::io::Write;
         let mut f = std::io::BufWriter::new(std::fs::File::create(&file).expect("create"));
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut rng = Rng::new(1);
         let mut block = vec![0u8; 1 << 20];
         for _ in 0..mib {
             for chunk in block.chunks_mut(8) {
-                chunk.copy_from_slice(&rng.next().to_le_bytes()[..chunk.len()]);
+                chunk.copy_from_slice(&rng.next_u64().to_le_bytes()[..chunk.len()]);
             }
             f.write_all(&block).expect("write");
         }
@@ -82,12 +73,12 @@ fn bench_sha256(dir: &Path, mib: u64, rounds: u64) {
 
 fn bench_git_tree(dir: &Path, files: u64, rounds: u64) {
     let tree = dir.join("tree");
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for i in 0..files {
         let sub = tree.join(format!("d{:03}/e{:02}", i % 500, (i / 500) % 20));
         std::fs::create_dir_all(&sub).expect("mkdir");
-        let len = (rng.next() % 4096) as usize;
-        let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        let len = (rng.next_u64() % 4096) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
         std::fs::write(sub.join(format!("f{i}.dat")), bytes).expect("write");
     }
     let git = |args: &[&str]| {

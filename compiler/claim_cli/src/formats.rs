@@ -10,7 +10,7 @@ use claim_eval::{FrontierReport, WitnessReport};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Human,
     Json,

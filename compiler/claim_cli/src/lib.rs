@@ -12,6 +12,7 @@ pub mod graph;
 pub mod merge;
 pub mod oci;
 pub mod project;
+pub mod seeded;
 pub mod stdlib;
 pub mod world;
 

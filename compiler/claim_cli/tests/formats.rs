@@ -6,6 +6,8 @@
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+
 fn repo() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -131,10 +133,7 @@ fn jobs_never_change_the_output_on_the_corpus() {
 /// (with Python's `jsonschema`, which `.ci/run` installs).
 #[test]
 fn json_output_validates_against_its_schema() {
-    let has = Command::new("python3").args(["-c", "import jsonschema"]).output().is_ok_and(|o| o.status.success());
-    if !has {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must install jsonschema (.ci/run does)");
-        eprintln!("skipped: python3 -m pip install jsonschema");
+    if !common::has_jsonschema() {
         return;
     }
     let schema = repo().join("docs/claim-batch.schema.json");
@@ -145,16 +144,9 @@ fn json_output_validates_against_its_schema() {
         vec!["--entry", "tests/fixtures/check/mismatches.claim", "--format", "json"],
     ] {
         let (_, out) = batch(&args);
-        let doc = std::env::temp_dir().join(format!("claim-json-{}.json", std::process::id()));
-        std::fs::write(&doc, &out).expect("write");
-        let check = Command::new("python3")
-            .args(["-c", "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))"])
-            .arg(&schema)
-            .arg(&doc)
-            .output()
-            .expect("python3");
-        assert!(check.status.success(), "{args:?}: {}", String::from_utf8_lossy(&check.stderr));
-        let _ = std::fs::remove_file(&doc);
+        if let Err(e) = common::validate(&schema, &out, "Draft202012Validator") {
+            panic!("{args:?}: {e}");
+        }
     }
 }
 
@@ -232,32 +224,16 @@ fn the_derivation_graph() {
 /// (vendored in `tests/schemas/`), with Python's `jsonschema`.
 #[test]
 fn sarif_validates_against_the_official_schema() {
-    let has = Command::new("python3").args(["-c", "import jsonschema"]).output().is_ok_and(|o| o.status.success());
-    if !has {
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must install jsonschema (.ci/run does)");
-        eprintln!("skipped: python3 -m pip install jsonschema");
+    if !common::has_jsonschema() {
         return;
     }
     let schema = repo().join("tests/schemas/sarif-2.1.0.json");
-    let runs = [
-        batch(&["--entry", "claims", "--format", "sarif"]).1,
-        batch(&["--entry", FAILING, "--format", "sarif"]).1,
-        batch(&["--entry", "tests/fixtures/diagnostics/witness_failures.claim", "--format", "sarif"]).1,
-        batch(&["--entry", "tests/fixtures/check/records.claim", "--format", "sarif"]).1,
-    ];
-    for (i, out) in runs.iter().enumerate() {
-        let doc = std::env::temp_dir().join(format!("claim-sarif-{}-{i}.json", std::process::id()));
-        std::fs::write(&doc, out).expect("write");
-        let check = Command::new("python3")
-            .args([
-                "-c",
-                "import json, sys, jsonschema; jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))",
-            ])
-            .arg(&schema)
-            .arg(&doc)
-            .output()
-            .expect("python3");
-        assert!(check.status.success(), "run {i}: {}", String::from_utf8_lossy(&check.stderr));
-        let _ = std::fs::remove_file(&doc);
+    for entry in
+        ["claims", FAILING, "tests/fixtures/diagnostics/witness_failures.claim", "tests/fixtures/check/records.claim"]
+    {
+        let (_, out) = batch(&["--entry", entry, "--format", "sarif"]);
+        if let Err(e) = common::validate(&schema, &out, "Draft4Validator") {
+            panic!("{entry}: {e}");
+        }
     }
 }

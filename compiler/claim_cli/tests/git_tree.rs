@@ -7,20 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*: small, deterministic, good enough for shapes.
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use claim_cli::seeded::Rng;
 
 const NAMES: &[&str] =
     &["lib", "lib.txt", "lib-x", "lib0", "lib_", "a b", "ñame", "日本", "Z", "z", "x.y", "-", "0", "a~", "README"];
@@ -45,13 +32,13 @@ fn build(dir: &Path, rng: &mut Rng, depth: u32) {
                 std::os::unix::fs::symlink(target, &path).expect("symlink");
             }
             5 => {
-                std::fs::write(&path, format!("#!/bin/sh\necho {}\n", rng.next())).expect("exec");
+                std::fs::write(&path, format!("#!/bin/sh\necho {}\n", rng.next_u64())).expect("exec");
                 use std::os::unix::fs::PermissionsExt;
                 std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
             }
             _ => {
                 let len = rng.below(3000) as usize;
-                let bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+                let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
                 std::fs::write(&path, bytes).expect("file");
             }
         }
@@ -85,7 +72,7 @@ fn git_tree_matches_git_on_random_trees() {
     for seed in 1..=40u64 {
         let dir = root.join(format!("seed-{seed}"));
         std::fs::create_dir_all(&dir).expect("mkdir");
-        build(&dir, &mut Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1), 0);
+        build(&dir, &mut Rng::new(seed), 0);
         let ours = hex(&claim_cli::gittree::tree_id(&dir).expect("tree_id"));
         let theirs = git_write_tree(&dir);
         assert_eq!(ours, theirs, "seed {seed} (tree at {})", dir.display());

@@ -7,19 +7,7 @@ use claim_sema::{compile, Database, Program, SourceFile};
 use claim_syntax::FileId;
 use std::collections::BTreeMap;
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[(self.next() % xs.len() as u64) as usize]
-    }
-}
+use claim_cli::seeded::Rng;
 
 const VOCAB: &[&str] = &[
     "use",
@@ -139,16 +127,16 @@ fn check(seed: u64, text: &str) {
 #[test]
 fn random_programs_never_panic() {
     for seed in 1..=1500u64 {
-        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut rng = Rng::new(seed);
         let text = match seed % 3 {
-            0 => (0..(rng.next() % 60)).map(|_| rng.pick(VOCAB)).collect::<Vec<_>>().join(" "),
+            0 => (0..(rng.next_u64() % 60)).map(|_| rng.pick(VOCAB)).collect::<Vec<_>>().join(" "),
             1 => {
                 // A real program with a few tokens replaced, inserted or cut.
                 let base = SEEDS[(seed as usize / 3) % SEEDS.len()];
                 let mut words: Vec<String> = base.split(' ').map(str::to_string).collect();
-                for _ in 0..(1 + rng.next() % 4) {
-                    let i = (rng.next() % words.len().max(1) as u64) as usize;
-                    match rng.next() % 3 {
+                for _ in 0..(1 + rng.next_u64() % 4) {
+                    let i = (rng.next_u64() % words.len().max(1) as u64) as usize;
+                    match rng.next_u64() % 3 {
                         0 => words[i] = rng.pick(VOCAB).to_string(),
                         1 => words.insert(i, rng.pick(VOCAB).to_string()),
                         _ => {
@@ -159,7 +147,7 @@ fn random_programs_never_panic() {
                 words.join(" ")
             }
             _ => {
-                let bytes: Vec<u8> = (0..(rng.next() % 200)).map(|_| rng.next() as u8).collect();
+                let bytes: Vec<u8> = (0..(rng.next_u64() % 200)).map(|_| rng.next_u64() as u8).collect();
                 String::from_utf8_lossy(&bytes).into_owned()
             }
         };

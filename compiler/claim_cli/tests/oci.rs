@@ -8,6 +8,9 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::batch_in as batch;
+
 fn tool(name: &str) -> bool {
     Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success())
 }
@@ -19,19 +22,6 @@ fn sh(dir: &Path, cmd: &str, args: &[&str]) {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn batch(dir: &Path) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
-        .args(["--entry", "main.claim"])
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("claim_batch");
-    (
-        out.status.code().unwrap_or(-1),
-        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
-    )
 }
 
 #[test]

@@ -5,7 +5,9 @@
 //! one byte of a listed input to see the recomputation fail.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
+use common::batch_in as batch;
 
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
@@ -21,19 +23,6 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::set_permissions(&dst, p).expect("chmod");
         }
     }
-}
-
-fn batch(dir: &Path) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
-        .args(["--entry", "main.claim"])
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("claim_batch");
-    (
-        out.status.code().unwrap_or(-1),
-        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
-    )
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! `claim_batch`: runs the witnesses of Claim programs (LANGUAGE.md §8).
 
 use claim_cli::batch::{BatchOptions, Explain};
+use claim_cli::formats::Format;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -35,29 +36,6 @@ struct Args {
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum Format {
-    Human,
-    Json,
-    Junit,
-    Github,
-    Sarif,
-    Markdown,
-}
-
-impl From<Format> for claim_cli::formats::Format {
-    fn from(f: Format) -> Self {
-        match f {
-            Format::Human => claim_cli::formats::Format::Human,
-            Format::Json => claim_cli::formats::Format::Json,
-            Format::Junit => claim_cli::formats::Format::Junit,
-            Format::Github => claim_cli::formats::Format::Github,
-            Format::Sarif => claim_cli::formats::Format::Sarif,
-            Format::Markdown => claim_cli::formats::Format::Markdown,
-        }
-    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -112,7 +90,7 @@ fn main() {
         jobs: args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
         color: claim_cli::use_color(),
         max_load_bytes: args.max_load_bytes,
-        format: args.format.into(),
+        format: args.format,
         deny_warnings: args.deny_warnings,
         shard: args.shard,
         timeout_per_witness: Some(args.timeout_per_witness),

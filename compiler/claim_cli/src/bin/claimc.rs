@@ -1,5 +1,6 @@
 //! `claimc`: everything but running witnesses — `check` and `explain`.
 
+use claim_cli::formats::Format;
 use claim_cli::Output;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -9,27 +10,6 @@ use std::path::PathBuf;
 struct Args {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-enum Format {
-    Human,
-    Json,
-    Junit,
-    Github,
-    Sarif,
-}
-
-impl From<Format> for claim_cli::formats::Format {
-    fn from(f: Format) -> Self {
-        match f {
-            Format::Human => claim_cli::formats::Format::Human,
-            Format::Json => claim_cli::formats::Format::Json,
-            Format::Junit => claim_cli::formats::Format::Junit,
-            Format::Github => claim_cli::formats::Format::Github,
-            Format::Sarif => claim_cli::formats::Format::Sarif,
-        }
-    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -83,7 +63,7 @@ fn main() {
     };
     let color = claim_cli::use_color();
     claim_cli::main_guarded(move || match args.command {
-        Command::Check { paths, format } => claim_cli::check::run(&paths, color, format.into()),
+        Command::Check { paths, format } => claim_cli::check::run(&paths, color, format),
         Command::Doc { modules, stdlib } => doc(&modules, stdlib),
         Command::Graph { paths, format, with_verdicts } => {
             let format = match format {
