@@ -11,21 +11,31 @@ use crate::ast::{BinOp, BlockStmt, Expr, ExprKind, FieldInit, Ident, MatchArm, T
 use crate::token::{Keyword, Token};
 use chumsky::pratt::{infix, left, postfix, prefix};
 use chumsky::prelude::*;
-use chumsky::recursive::Indirect;
-
-pub(crate) type Rec<'t, I> = Recursive<Indirect<'t, 't, I, Expr, Extra<'t>>>;
 
 pub(crate) fn kw<'t, I: TokenInput<'t>>(k: Keyword) -> impl Parser<'t, I, Token, Extra<'t>> + Clone {
     just(Token::Kw(k))
 }
 
+/// An expression parser, boxed so both flavours have one type.
+pub(crate) type ExprParser<'t, I> = chumsky::Boxed<'t, 't, I, Expr, Extra<'t>>;
+
 /// `(full, condition)` expression parsers.
-#[allow(clippy::type_complexity)]
-pub(crate) fn expressions<'t, I: TokenInput<'t> + 't>() -> (Rec<'t, I>, Rec<'t, I>) {
-    let mut full = Recursive::declare();
-    let mut cond = Recursive::declare();
-    full.define(operators(atom(full.clone(), cond.clone(), true), full.clone(), true));
-    cond.define(operators(atom(full.clone(), cond.clone(), false), full.clone(), false));
+///
+/// Built with nested `recursive` so that each parser refers to itself only
+/// weakly: two parsers declared separately and defined in terms of each
+/// other would hold each other strongly and never be freed (LeakSanitizer
+/// found that, fuzzing the parser).
+pub(crate) fn expressions<'t, I: TokenInput<'t> + 't>() -> (ExprParser<'t, I>, ExprParser<'t, I>) {
+    let condition = |full: ExprParser<'t, I>| {
+        recursive(move |cond| operators(atom(full.clone(), cond.boxed(), false), full.clone(), false)).boxed()
+    };
+    let full = recursive(move |full| {
+        let full = full.boxed();
+        let cond = condition(full.clone());
+        operators(atom(full.clone(), cond, true), full, true)
+    })
+    .boxed();
+    let cond = condition(full.clone());
     (full, cond)
 }
 
@@ -111,8 +121,8 @@ pub(crate) fn text_literal<'t, I: TokenInput<'t> + 't>(
 }
 
 fn atom<'t, I: TokenInput<'t> + 't>(
-    full: Rec<'t, I>,
-    cond: Rec<'t, I>,
+    full: ExprParser<'t, I>,
+    cond: ExprParser<'t, I>,
     allow_fields: bool,
 ) -> impl Parser<'t, I, Expr, Extra<'t>> + Clone {
     let literal = select! {

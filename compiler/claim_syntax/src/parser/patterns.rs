@@ -19,10 +19,10 @@ pub(crate) fn plain_text<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, String, 
 /// Patterns; `allow_fields` is false where a `{` must end the pattern
 /// (after `is` in a condition), so `V { .. }` there needs parentheses.
 pub(crate) fn pattern<'t, I: TokenInput<'t>>(allow_fields: bool) -> impl Parser<'t, I, Pattern, Extra<'t>> + Clone {
-    let mut full = Recursive::declare();
-    full.define(pattern_with(full.clone(), true));
+    // `recursive` refers to itself weakly, so the parser is freed after use.
+    let full = recursive(|full| pattern_with(full, true)).boxed();
     if allow_fields {
-        full.boxed()
+        full
     } else {
         pattern_with(full, false).boxed()
     }

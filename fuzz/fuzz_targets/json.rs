@@ -1,0 +1,35 @@
+//! The JSON loader never panics: arbitrary bytes are parsed and decoded
+//! against a fixed record type that uses every kind of field.
+#![no_main]
+use claim_eval::{json, Types};
+use claim_sema::ty::Ty;
+use claim_sema::{compile, Database, Program, SourceFile};
+use claim_syntax::{FileId, Loc, Span};
+use libfuzzer_sys::fuzz_target;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+const TYPES: &str = "newtype ConfigDigest = Sha256\n\
+    enum Origin { Built, Adopted { from: Text } }\n\
+    record Wheel { name: Text, sha256: Sha256, size: Int }\n\
+    record Receipt { @json(\"schema-version\") schema: Text, config: ConfigDigest, origin: Origin, wheels: List<Wheel>,\n\
+      manifest: Option<Sha256>, commit: Sha1, budget: Duration, labels: Map<Text>, pushed: Bool, .. }\n";
+
+fn receipt() -> &'static (Types, Ty) {
+    static T: OnceLock<(Types, Ty)> = OnceLock::new();
+    T.get_or_init(|| {
+        let db = Database::default();
+        let file = SourceFile::new(&db, "main".to_string(), TYPES.to_string(), FileId(0));
+        let program = Program::new(&db, BTreeMap::from([("main".to_string(), file)]), vec!["main".to_string()], BTreeMap::new());
+        let types = compile(&db, program).types.clone();
+        (types, Ty::Named(claim_sema::ty::GlobalName::new("main", "Receipt")))
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let (types, ty) = receipt();
+    let text = String::from_utf8_lossy(data);
+    if let Ok(doc) = json::parse(&text) {
+        let _ = json::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default()));
+    }
+});
