@@ -8,6 +8,7 @@ mod exhaustive;
 mod expr;
 mod naming;
 mod pattern;
+mod records;
 
 use crate::db::{module_scope, module_sigs, parse, refusal_codes, CheckedModule, Db, Program, SourceFile};
 use crate::hir;
