@@ -136,19 +136,32 @@ pub fn run(opts: &BatchOptions) -> Output {
     if diags.iter().any(Diagnostic::is_error) {
         return stopped(opts, &diags, &sources_now(), "could not compile");
     }
-    let warnings = render_all(&diags, &sources_now(), opts.color);
+    let mut warnings = render_all(&diags, &sources_now(), opts.color);
 
     // Facts first, all of them, in every program: broken data fails closed.
     let mut fact_errors = Vec::new();
     let mut evaluators = Vec::new();
+    let mut late = Vec::new();
     for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(&loaded) {
         let (values, errors) = evaluate_facts(db, l.program);
         fact_errors.extend(errors);
+        // Lints that need the facts' values (W0006).
+        late.extend(claim_eval::evidence_lint::unmentioned_bindings(values.values()));
         evaluators.push(Evaluator::with_facts(compiled, &NoWorld, values));
     }
     if !fact_errors.is_empty() {
         return stopped(opts, &fact_errors, &sources_now(), "could not evaluate the facts");
     }
+    late.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    if opts.deny_warnings && !late.is_empty() {
+        for d in &mut late {
+            d.severity = claim_diagnostics::Severity::Error;
+            d.notes.push("this warning is an error because of `--deny-warnings`".to_string());
+        }
+        return stopped(opts, &late, &sources_now(), "warnings are denied");
+    }
+    warnings.push_str(&render_all(&late, &sources_now(), opts.color));
+    diags.extend(late);
 
     let mut reports: Vec<WitnessReport> = Vec::new();
     // Where each project's witnesses start, with its root, for the headers.

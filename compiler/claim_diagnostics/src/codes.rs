@@ -64,6 +64,7 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("W0003", "refusal code never refused", include_str!("../explanations/W0003.md")),
     ("W0004", "witness proves nothing", include_str!("../explanations/W0004.md")),
     ("W0005", "frontier without `dissolves when`", include_str!("../explanations/W0005.md")),
+    ("W0006", "binding digest no loaded receipt mentions", include_str!("../explanations/W0006.md")),
 ];
 
 /// The explanation of a code, if it is one.

@@ -4,6 +4,7 @@
 
 pub mod builtins;
 pub mod eval;
+pub mod evidence_lint;
 pub mod incremental;
 pub mod json;
 pub mod refusal;
