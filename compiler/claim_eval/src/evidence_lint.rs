@@ -37,7 +37,7 @@ fn bindings<'v>(v: &'v Value, out: &mut Vec<&'v crate::value::RecordVal>) {
 fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
     match v.origin.as_deref()? {
         Origin::Literal(loc) => Some((*loc, None)),
-        Origin::Fact { loc, .. } => Some((*loc, None)),
+        Origin::Fact { loc, .. } | Origin::Fold { loc, .. } => Some((*loc, None)),
         Origin::Json { file, span, .. } => Some((Loc::new(*file, *span), Some(*file))),
     }
 }

@@ -10,6 +10,7 @@ use claim_diagnostics::Diagnostic;
 use claim_sema::hir;
 use claim_syntax::ast::BinOp;
 use claim_syntax::Loc;
+use std::sync::Arc;
 
 /// A label at the origin of a value, unless it is where we already point.
 pub fn origin_label(v: &Value, what: &str, not_at: Loc) -> Option<(Loc, String)> {
@@ -18,6 +19,9 @@ pub fn origin_label(v: &Value, what: &str, not_at: Loc) -> Option<(Loc, String)>
         Origin::Literal(loc) => (*loc, format!("{what} `{}` is written here", short(v))),
         Origin::Fact { name, loc } => (*loc, format!("{what} is the fact `{name}`")),
         Origin::Json { file, span, path } => (Loc::new(*file, *span), format!("{what} was read from `{path}`")),
+        Origin::Fold { parts, loc, .. } => {
+            (*loc, format!("{what} is the key fold of {} parts computed here", parts.len()))
+        }
     };
     (!contains(not_at, loc)).then_some((loc, text))
 }
@@ -36,6 +40,49 @@ pub fn short(v: &Value) -> String {
     }
 }
 
+fn fold_of(v: &Value) -> Option<(&str, &[Arc<str>])> {
+    match v.origin.as_deref()? {
+        Origin::Fold { domain, parts, .. } => Some((domain, parts)),
+        _ => None,
+    }
+}
+
+fn quote(s: &str) -> String {
+    let mut q = String::new();
+    crate::text::quote(s, &mut q);
+    q
+}
+
+/// What a key fold on either side of a failed comparison says: with two
+/// folds, the first part that differs; with one, what it folded.
+pub fn fold_notes(left: &Value, right: &Value) -> Vec<String> {
+    match (fold_of(left), fold_of(right)) {
+        (Some((d1, p1)), Some((d2, p2))) => {
+            if d1 != d2 {
+                return vec![format!("the key folds differ in their domain: {} vs {}", quote(d1), quote(d2))];
+            }
+            match p1.iter().zip(p2.iter()).position(|(a, b)| a != b) {
+                Some(i) => {
+                    vec![format!("the key folds differ at part {}: {} vs {}", i + 1, quote(&p1[i]), quote(&p2[i]))]
+                }
+                None if p1.len() != p2.len() => vec![format!(
+                    "the key folds have {} and {} parts; the first {} agree",
+                    p1.len(),
+                    p2.len(),
+                    p1.len().min(p2.len())
+                )],
+                None => Vec::new(),
+            }
+        }
+        (Some((d, p)), None) | (None, Some((d, p))) => {
+            let side = if fold_of(left).is_some() { "left" } else { "right" };
+            let shown: Vec<String> = p.iter().map(|x| quote(x)).collect();
+            vec![format!("{side} is fold_sha256({}, [{}])", quote(d), shown.join(", "))]
+        }
+        (None, None) => Vec::new(),
+    }
+}
+
 fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
     for (name, site) in &r.chain {
         d = d.with_secondary(*site, format!("calls `{name}`"));
@@ -44,6 +91,11 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
         d = d.with_note(format!("{what}: {}", short(v)));
         if let Some((loc, text)) = origin_label(v, what, r.site) {
             d = d.with_secondary(loc, text);
+        }
+    }
+    if let [(_, l), (_, rt)] = r.operands.as_slice() {
+        for n in fold_notes(l, rt) {
+            d = d.with_note(n);
         }
     }
     for v in &r.mentioned {
@@ -114,6 +166,9 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
                 .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)))
                 .with_note(format!("left:  {}", show(&c.left.1)))
                 .with_note(format!("right: {}", show(&c.right.1)));
+            for n in fold_notes(&c.left.1, &c.right.1) {
+                d = d.with_note(n);
+            }
             for (what, (loc, v)) in [("left", &c.left), ("right", &c.right)] {
                 if let Some((oloc, text)) = origin_label(v, what, *loc) {
                     d = d.with_secondary(oloc, text);

@@ -16,6 +16,8 @@ pub enum Origin {
     Fact { name: Arc<str>, loc: Loc },
     /// A value read from a JSON file, with its JSONPath.
     Json { file: FileId, span: Span, path: String },
+    /// A key computed by `fold_sha256`, with what it folded.
+    Fold { domain: Arc<str>, parts: Arc<[Arc<str>]>, loc: Loc },
 }
 
 #[derive(Clone, Debug)]
