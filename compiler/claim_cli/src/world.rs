@@ -6,7 +6,7 @@ use claim_diagnostics::{Diagnostic, Sources};
 use claim_eval::json;
 use claim_eval::{Types, Value, World, WorldCall};
 use claim_sema::ty::Ty;
-use claim_syntax::{FileId, Loc, Span};
+use claim_syntax::{FileId, Span};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::Read;
@@ -258,9 +258,4 @@ impl World for FsWorld {
         }
         crate::oci::read_image(&path, call, reference, ty, types, self.max_load_bytes)
     }
-}
-
-/// Where the call came from, for tests.
-pub fn call_at(path: &str, from: FileId) -> WorldCall<'_> {
-    WorldCall { path, from, call: Loc::new(from, Span::default()) }
 }
