@@ -6,7 +6,12 @@ use clap::Parser;
 use std::path::PathBuf;
 
 #[derive(Parser, Debug)]
-#[command(name = "claim_batch", version, about = "Run the witnesses of Claim programs")]
+#[command(
+    name = "claim_batch",
+    version,
+    about = "Run the witnesses of Claim programs",
+    after_help = "Also: `claim_batch merge [--format human|json] REPORT.json…` joins the `--format json` reports of `--shard` runs into one."
+)]
 struct Args {
     /// A `.claim` file, or a folder of them (repeatable).
     #[arg(long = "entry", required = true, value_name = "PATH")]
