@@ -129,11 +129,6 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         }
     }
 
-    /// A fact of the program, by name.
-    pub fn fact_decl(&self, name: &GlobalName) -> Option<&'p hir::Fact> {
-        self.compiled.fact(name)
-    }
-
     pub fn types(&self) -> &Types {
         &self.compiled.types
     }

@@ -151,8 +151,7 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
     let compiled = compile(db, program);
     let name = key.name(db);
     let world = DbWorld { db };
-    let probe = Evaluator::new(compiled, &world);
-    let Some(fact) = probe.fact_decl(name) else {
+    let Some(fact) = compiled.fact(name) else {
         return FactResult(Arc::new(Err(vec![Diagnostic::error(
             "E0999",
             format!("internal error: no fact `{}`", name.name),

@@ -506,20 +506,19 @@ impl<'a> Checker<'a> {
             }
             None => None,
         };
+        // Without an expected type, the first element with a type of its own
+        // gives the list's; it is typed once and kept (typing it on trial and
+        // again made nested list literals cost more than linear time).
+        let mut lead: Option<(usize, hir::Expr)> = None;
         if elem_ty.is_none() {
-            if let Some(first) = elems
+            let pick = elems
                 .iter()
-                .find(|x| !self.needs_context(x))
-                .or_else(|| elems.iter().find(|x| matches!(x.kind, A::Digest(..))))
-            {
-                // Typed first for its type; checked again below in order,
-                // so this trial's diagnostics are dropped.
-                let mark = self.diags.len();
-                let slot = self.next_slot;
-                let t = self.expr(first, None).ty;
-                self.diags.truncate(mark);
-                self.next_slot = slot;
-                elem_ty = Some(t);
+                .position(|x| !self.needs_context(x))
+                .or_else(|| elems.iter().position(|x| matches!(x.kind, A::Digest(..))));
+            if let Some(i) = pick {
+                let h = self.expr(&elems[i], None);
+                elem_ty = Some(h.ty.clone());
+                lead = Some((i, h));
             }
         }
         let Some(elem_ty) = elem_ty else {
@@ -534,7 +533,14 @@ impl<'a> Checker<'a> {
             let items: Vec<_> = elems.iter().map(|x| self.expr(x, None)).collect();
             return mk(H::List(items), span, Ty::Error);
         };
-        let items: Vec<_> = elems.iter().map(|x| self.expr(x, Some(&elem_ty))).collect();
+        let items: Vec<_> = elems
+            .iter()
+            .enumerate()
+            .map(|(i, x)| match lead.take_if(|(j, _)| *j == i) {
+                Some((_, h)) => h,
+                None => self.expr(x, Some(&elem_ty)),
+            })
+            .collect();
         mk(H::List(items), span, Ty::list(elem_ty))
     }
 
