@@ -6,6 +6,7 @@ pub mod batch;
 pub mod check;
 pub mod db;
 pub mod doc;
+pub mod fmt;
 pub mod formats;
 pub mod gittree;
 pub mod graph;

@@ -34,7 +34,7 @@ fn nearest_manifest(start: &Path, stop: Option<&Path>) -> Option<PathBuf> {
     None
 }
 
-fn claim_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+pub(crate) fn claim_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
     entries.sort_by_key(|e| e.file_name());
     for e in entries {

@@ -16,6 +16,9 @@ pub struct Lexed {
     pub tokens: Vec<(Token, Span)>,
     /// Doc comments (`///`), in order, with the text after `///`.
     pub docs: Vec<(Span, String)>,
+    /// Every comment, `//` and `///` alike, as written (trailing blanks
+    /// trimmed): what the formatter keeps in place.
+    pub comments: Vec<(Span, String)>,
     pub errors: Vec<SyntaxError>,
 }
 
@@ -77,8 +80,12 @@ impl<'s> Lexer<'s> {
                         ));
                         Token::Error
                     }
-                    Ok(RawToken::Comment) => continue,
+                    Ok(RawToken::Comment) => {
+                        self.out.comments.push((Span::new(start, end), slice.trim_end().to_string()));
+                        continue;
+                    }
                     Ok(RawToken::DocComment) => {
+                        self.out.comments.push((Span::new(start, end), slice.trim_end().to_string()));
                         let text = slice.trim_start_matches("///");
                         let text = text.strip_prefix(' ').unwrap_or(text);
                         self.out.docs.push((Span::new(start, end), text.trim_end().to_string()));

@@ -1,4 +1,5 @@
-//! `claimc`: everything but running witnesses — `check` and `explain`.
+//! `claimc`: everything but running witnesses — `check`, `fmt`, `doc`,
+//! `graph`, `explain`.
 
 use claim_cli::formats::Format;
 use claim_cli::Output;
@@ -49,6 +50,15 @@ enum Command {
         #[arg(long)]
         with_verdicts: bool,
     },
+    /// Rewrite `.claim` files in the canonical layout (`-`: standard input to standard output).
+    Fmt {
+        /// `.claim` files or folders, or `-`.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Change nothing: print a diff and exit 1 where a file would change.
+        #[arg(long)]
+        check: bool,
+    },
     /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`.
     Explain { code: String },
 }
@@ -72,6 +82,7 @@ fn main() {
             };
             claim_cli::graph::command(&paths, format, with_verdicts)
         }
+        Command::Fmt { paths, check } => claim_cli::fmt::command(&paths, check, color),
         Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
             None => Output {
