@@ -56,7 +56,9 @@ pub fn command(paths: &[PathBuf], check: bool, color: bool) -> Output {
         changed += 1;
         if check {
             let diff = similar::TextDiff::from_lines(&text, &formatted);
-            out.stdout.push_str(&diff.unified_diff().context_radius(3).header(&name, &format!("{name} (formatted)")).to_string());
+            out.stdout.push_str(
+                &diff.unified_diff().context_radius(3).header(&name, &format!("{name} (formatted)")).to_string(),
+            );
         } else if let Err(e) = std::fs::write(file, &formatted) {
             errors.push(crate::project::usage_error(format!("cannot write `{name}`: {e}")));
         } else {
@@ -79,7 +81,11 @@ pub fn command(paths: &[PathBuf], check: bool, color: bool) -> Output {
 
 fn read(file: &Path, stdin: bool) -> Result<String, Box<Diagnostic>> {
     let mut bytes = Vec::new();
-    let res = if stdin { std::io::stdin().read_to_end(&mut bytes).map(|_| ()) } else { std::fs::read(file).map(|b| bytes = b) };
+    let res = if stdin {
+        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    } else {
+        std::fs::read(file).map(|b| bytes = b)
+    };
     if let Err(e) = res {
         return Err(Box::new(crate::project::usage_error(format!("cannot read `{}`: {e}", display_name(file)))));
     }

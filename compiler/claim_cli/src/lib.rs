@@ -10,6 +10,7 @@ pub mod fmt;
 pub mod formats;
 pub mod gittree;
 pub mod graph;
+pub mod lsp;
 pub mod merge;
 pub mod oci;
 pub mod project;

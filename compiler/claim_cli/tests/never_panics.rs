@@ -98,7 +98,11 @@ fn compile_text(text: &str) {
     // cleanly and that it leaves as it is.
     if let Ok(once) = claim_fmt::format_source(text) {
         assert!(claim_syntax::parse_module(&once).errors.is_empty(), "formatted text does not parse:\n{once}");
-        assert_eq!(claim_fmt::format_source(&once).ok().as_deref(), Some(once.as_str()), "formatting is not idempotent");
+        assert_eq!(
+            claim_fmt::format_source(&once).ok().as_deref(),
+            Some(once.as_str()),
+            "formatting is not idempotent"
+        );
     }
     let db = Database::default();
     let file = SourceFile::new(&db, "main".to_string(), text.to_string(), FileId(0));

@@ -213,7 +213,11 @@ impl Printer<'_> {
             BlockStmt::Require { cond, code, message, .. } => {
                 let c = self.expr(cond, Mode::Cond);
                 let m = self.expr(message, Mode::Full);
-                Doc::group(cat!["require ", c, Doc::indent(cat![Doc::Line, "else refuse ", code.name.as_str(), " ", m])])
+                Doc::group(cat![
+                    "require ",
+                    c,
+                    Doc::indent(cat![Doc::Line, "else refuse ", code.name.as_str(), " ", m])
+                ])
             }
         }
     }
@@ -240,11 +244,13 @@ impl Printer<'_> {
                     None => Doc::text(name),
                     Some((fields, rest)) => {
                         let close = p.span.end.saturating_sub(1);
-                        let mut elems: Vec<Option<&claim_syntax::ast::FieldPattern>> = fields.iter().map(Some).collect();
+                        let mut elems: Vec<Option<&claim_syntax::ast::FieldPattern>> =
+                            fields.iter().map(Some).collect();
                         if *rest {
                             elems.push(None);
                         }
-                        let rest_at = fields.last().map_or(close, |f| f.pattern.as_ref().map_or(f.name.span.end, |x| x.span.end));
+                        let rest_at =
+                            fields.last().map_or(close, |f| f.pattern.as_ref().map_or(f.name.span.end, |x| x.span.end));
                         let parts = self.parts(
                             elems,
                             |f| match f {
@@ -287,7 +293,11 @@ impl Printer<'_> {
 fn huggable(e: &Expr) -> bool {
     matches!(
         e.kind,
-        ExprKind::Call(..) | ExprKind::List(_) | ExprKind::Comprehension { .. } | ExprKind::Record { .. } | ExprKind::Block(..)
+        ExprKind::Call(..)
+            | ExprKind::List(_)
+            | ExprKind::Comprehension { .. }
+            | ExprKind::Record { .. }
+            | ExprKind::Block(..)
     )
 }
 

@@ -3,7 +3,9 @@
 use crate::cat;
 use crate::comments::{Comments, Part};
 use crate::doc::Doc;
-use claim_syntax::ast::{FieldDecl, FnDecl, Item, ItemKind, Module, TypeExpr, TypeExprKind, WitnessStmt, WitnessStmtKind};
+use claim_syntax::ast::{
+    FieldDecl, FnDecl, Item, ItemKind, Module, TypeExpr, TypeExprKind, WitnessStmt, WitnessStmtKind,
+};
 use claim_syntax::Span;
 
 pub(crate) struct Printer<'s> {
@@ -39,7 +41,8 @@ impl<'s> Printer<'s> {
         // Comments at the end of the file, after everything.
         let rest = self.c.rest();
         if !rest.is_empty() {
-            doc = cat![doc, Doc::BlankLine, Doc::concat(rest.into_iter().map(|(_, t)| cat![t, Doc::HardLine]).collect())];
+            doc =
+                cat![doc, Doc::BlankLine, Doc::concat(rest.into_iter().map(|(_, t)| cat![t, Doc::HardLine]).collect())];
         }
         doc
     }
@@ -156,7 +159,8 @@ impl<'s> Printer<'s> {
             params_end,
         );
         let attr = f.attribute.as_ref().map_or(Doc::Nil, |a| cat!["@", a.name.as_str(), " "]);
-        let head = cat![attr, "fn ", f.name.name.as_str(), bracketed("(", ")", parts, Inside::Tight), " -> ", ty(&f.ret)];
+        let head =
+            cat![attr, "fn ", f.name.name.as_str(), bracketed("(", ")", parts, Inside::Tight), " -> ", ty(&f.ret)];
         match &f.body {
             None => head,
             Some(body) => cat![head, " ", self.expr(body, crate::exprs::Mode::Full)],

@@ -59,6 +59,8 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run the language server on standard input and output (for editors).
+    Lsp,
     /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`.
     Explain { code: String },
 }
@@ -82,6 +84,7 @@ fn main() {
             };
             claim_cli::graph::command(&paths, format, with_verdicts)
         }
+        Command::Lsp => claim_cli::lsp::serve(),
         Command::Fmt { paths, check } => claim_cli::fmt::command(&paths, check, color),
         Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },

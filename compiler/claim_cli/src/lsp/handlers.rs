@@ -1,0 +1,316 @@
+//! The requests: each turns positions into offsets, asks `claim_ide`, and
+//! turns the answer back into the protocol's terms.
+
+use super::convert::{path_of, uri_of, LineIndex};
+use super::{extract, Server, RUN_WITNESS};
+use claim_ide::{CompletionKind, SymbolKind};
+use lsp_server::Request;
+use lsp_types as lsp;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+type Answer = Result<Value, String>;
+
+fn json(v: impl serde::Serialize) -> Answer {
+    serde_json::to_value(v).map_err(|e| e.to_string())
+}
+
+impl Server {
+    pub(crate) fn request(&mut self, req: Request) -> Answer {
+        use lsp::request::*;
+        match req.method.as_str() {
+            HoverRequest::METHOD => {
+                let p: lsp::HoverParams = extract(req, HoverRequest::METHOD)?;
+                self.hover(&p.text_document_position_params)
+            }
+            GotoDefinition::METHOD => {
+                let p: lsp::GotoDefinitionParams = extract(req, GotoDefinition::METHOD)?;
+                self.definition(&p.text_document_position_params)
+            }
+            References::METHOD => {
+                let p: lsp::ReferenceParams = extract(req, References::METHOD)?;
+                self.references(&p.text_document_position, p.context.include_declaration)
+            }
+            DocumentSymbolRequest::METHOD => {
+                let p: lsp::DocumentSymbolParams = extract(req, DocumentSymbolRequest::METHOD)?;
+                self.document_symbols(&p.text_document.uri)
+            }
+            WorkspaceSymbolRequest::METHOD => {
+                let p: lsp::WorkspaceSymbolParams = extract(req, WorkspaceSymbolRequest::METHOD)?;
+                self.workspace_symbols(&p.query)
+            }
+            Completion::METHOD => {
+                let p: lsp::CompletionParams = extract(req, Completion::METHOD)?;
+                self.completion(&p.text_document_position)
+            }
+            Formatting::METHOD => {
+                let p: lsp::DocumentFormattingParams = extract(req, Formatting::METHOD)?;
+                self.formatting(&p.text_document.uri)
+            }
+            CodeLensRequest::METHOD => {
+                let p: lsp::CodeLensParams = extract(req, CodeLensRequest::METHOD)?;
+                self.code_lens(&p.text_document.uri)
+            }
+            ExecuteCommand::METHOD => {
+                let p: lsp::ExecuteCommandParams = extract(req, ExecuteCommand::METHOD)?;
+                self.execute(p)
+            }
+            other => Err(format!("`{other}` is not supported by claimc lsp")),
+        }
+    }
+
+    /// The file, its text and the byte offset of a position.
+    fn locate(
+        &mut self,
+        p: &lsp::TextDocumentPositionParams,
+    ) -> Result<(PathBuf, claim_sema::SourceFile, u32), String> {
+        let path = path_of(&p.text_document.uri).ok_or("not a file URI")?;
+        if self.ws.lookup(&path).is_none() {
+            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
+        }
+        let (_, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let text = file.text(&self.ws.db).clone();
+        let offset = LineIndex::new(&text, self.utf8).offset(p.position);
+        Ok((path, file, offset))
+    }
+
+    fn program_of(&self, path: &Path) -> Option<claim_sema::Program> {
+        self.ws.lookup(path).map(|(p, _)| p.program)
+    }
+
+    fn location(&self, loc: claim_syntax::Loc) -> Option<lsp::Location> {
+        let path = self.ws.paths.get(&loc.file)?;
+        let text = self.ws.text(loc.file)?;
+        Some(lsp::Location { uri: uri_of(path)?, range: LineIndex::new(&text, self.utf8).range(loc.span) })
+    }
+
+    fn hover(&mut self, p: &lsp::TextDocumentPositionParams) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let Some((markdown, span)) = claim_ide::hover(&self.ws.db, program, file, offset) else {
+            return Ok(Value::Null);
+        };
+        let text = file.text(&self.ws.db);
+        json(lsp::Hover {
+            contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                kind: lsp::MarkupKind::Markdown,
+                value: markdown,
+            }),
+            range: Some(LineIndex::new(text, self.utf8).range(span)),
+        })
+    }
+
+    fn definition(&mut self, p: &lsp::TextDocumentPositionParams) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let found = claim_ide::at(&self.ws.db, program, file, offset)
+            .and_then(|o| claim_ide::definition(&self.ws.db, program, &o.def))
+            .and_then(|loc| self.location(loc));
+        match found {
+            Some(l) => json(lsp::GotoDefinitionResponse::Scalar(l)),
+            None => Ok(Value::Null),
+        }
+    }
+
+    fn references(&mut self, p: &lsp::TextDocumentPositionParams, include_decl: bool) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let Some(o) = claim_ide::at(&self.ws.db, program, file, offset) else {
+            return Ok(Value::Null);
+        };
+        let locs: Vec<lsp::Location> = claim_ide::references(&self.ws.db, program, &o.def, include_decl)
+            .into_iter()
+            .filter_map(|l| self.location(l))
+            .collect();
+        json(locs)
+    }
+
+    fn document_symbols(&mut self, uri: &lsp::Uri) -> Answer {
+        let path = path_of(uri).ok_or("not a file URI")?;
+        if self.ws.lookup(&path).is_none() {
+            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
+        }
+        let (_, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let text = file.text(&self.ws.db).clone();
+        let ix = LineIndex::new(&text, self.utf8);
+        #[allow(deprecated)]
+        fn convert(s: &claim_ide::Symbol, ix: &LineIndex<'_>) -> lsp::DocumentSymbol {
+            lsp::DocumentSymbol {
+                name: s.name.clone(),
+                detail: None,
+                kind: symbol_kind(s.kind),
+                tags: None,
+                deprecated: None,
+                range: ix.range(s.span),
+                selection_range: ix.range(s.name_span),
+                children: Some(s.children.iter().map(|c| convert(c, ix)).collect()),
+            }
+        }
+        let symbols: Vec<lsp::DocumentSymbol> =
+            claim_ide::document_symbols(&self.ws.db, file).iter().map(|s| convert(s, &ix)).collect();
+        json(lsp::DocumentSymbolResponse::Nested(symbols))
+    }
+
+    fn workspace_symbols(&mut self, query: &str) -> Answer {
+        let mut out = Vec::new();
+        for project in &self.ws.projects {
+            for (file, s) in claim_ide::workspace_symbols(&self.ws.db, project.program, query) {
+                let Some(location) = self.location(claim_syntax::Loc::new(file, s.name_span)) else { continue };
+                #[allow(deprecated)]
+                out.push(lsp::SymbolInformation {
+                    name: s.name.clone(),
+                    kind: symbol_kind(s.kind),
+                    tags: None,
+                    deprecated: None,
+                    location,
+                    container_name: None,
+                });
+            }
+        }
+        json(out)
+    }
+
+    fn completion(&mut self, p: &lsp::TextDocumentPositionParams) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let items: Vec<lsp::CompletionItem> = claim_ide::completions(&self.ws.db, program, file, offset)
+            .into_iter()
+            .map(|c| lsp::CompletionItem {
+                label: c.label,
+                kind: Some(completion_kind(c.kind)),
+                detail: c.detail,
+                ..Default::default()
+            })
+            .collect();
+        json(lsp::CompletionResponse::Array(items))
+    }
+
+    fn formatting(&mut self, uri: &lsp::Uri) -> Answer {
+        let path = path_of(uri).ok_or("not a file URI")?;
+        let text = match self.ws.open.get(&path) {
+            Some(t) => t.clone(),
+            None => std::fs::read_to_string(&path).map_err(|e| e.to_string())?,
+        };
+        // A file with syntax errors is left alone; the errors are already
+        // published as diagnostics.
+        let Ok(formatted) = claim_fmt::format_source(&text) else {
+            return Ok(Value::Null);
+        };
+        if formatted == text {
+            return json(Vec::<lsp::TextEdit>::new());
+        }
+        let ix = LineIndex::new(&text, self.utf8);
+        let whole = lsp::Range { start: lsp::Position::new(0, 0), end: ix.position(text.len() as u32) };
+        json(vec![lsp::TextEdit { range: whole, new_text: formatted }])
+    }
+
+    fn code_lens(&mut self, uri: &lsp::Uri) -> Answer {
+        let path = path_of(uri).ok_or("not a file URI")?;
+        if self.ws.lookup(&path).is_none() {
+            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
+        }
+        let (_, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let text = file.text(&self.ws.db).clone();
+        let ix = LineIndex::new(&text, self.utf8);
+        let mut lenses = Vec::new();
+        for s in claim_ide::document_symbols(&self.ws.db, file) {
+            if s.kind != SymbolKind::Witness {
+                continue;
+            }
+            let title = match self.verdicts.get(&(path.clone(), s.name.clone())) {
+                Some(v) => format!("{v} · run again"),
+                None => "▶ run witness".to_string(),
+            };
+            lenses.push(lsp::CodeLens {
+                range: ix.range(s.name_span),
+                command: Some(lsp::Command {
+                    title,
+                    command: RUN_WITNESS.to_string(),
+                    arguments: Some(vec![json(uri)?, Value::String(s.name.clone())]),
+                }),
+                data: None,
+            });
+        }
+        json(lenses)
+    }
+
+    /// Runs one witness as `claim_batch` would, on the files as saved, and
+    /// reports its verdict (also shown on the lens from then on).
+    fn execute(&mut self, p: lsp::ExecuteCommandParams) -> Answer {
+        if p.command != RUN_WITNESS {
+            return Err(format!("unknown command `{}`", p.command));
+        }
+        let (Some(uri), Some(Value::String(name))) = (p.arguments.first(), p.arguments.get(1)) else {
+            return Err("expected arguments [uri, witness name]".into());
+        };
+        let uri: lsp::Uri = serde_json::from_value(uri.clone()).map_err(|e| e.to_string())?;
+        let path = path_of(&uri).ok_or("not a file URI")?;
+        let root = super::root_of(&path);
+        let opts = crate::batch::BatchOptions {
+            entries: vec![root],
+            filter: Some(name.clone()),
+            explain: crate::batch::Explain::Off,
+            jobs: 1,
+            color: false,
+            max_load_bytes: crate::world::DEFAULT_MAX_LOAD_BYTES,
+            format: crate::formats::Format::Json,
+            deny_warnings: false,
+            timeout_per_witness: Some(std::time::Duration::from_secs(300)),
+            shard: None,
+        };
+        let out = crate::batch::run(&opts);
+        let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
+        let witness = report["witnesses"].as_array().and_then(|ws| ws.iter().find(|w| w["name"] == name.as_str()));
+        let verdict = match witness {
+            Some(w) if w["status"] == "pass" => "PASS".to_string(),
+            Some(w) => {
+                let why = w["diagnostics"][0]["message"].as_str().unwrap_or("failed");
+                format!("FAIL: {why}")
+            }
+            None => {
+                let why = report["diagnostics"][0]["message"].as_str().unwrap_or("the program did not compile");
+                format!("NOT RUN: {why}")
+            }
+        };
+        self.verdicts.insert((path, name.clone()), verdict.clone());
+        let message = format!("{verdict} {name}");
+        self.notify(
+            <lsp::notification::ShowMessage as lsp::notification::Notification>::METHOD,
+            lsp::ShowMessageParams {
+                typ: if verdict == "PASS" { lsp::MessageType::INFO } else { lsp::MessageType::ERROR },
+                message: message.clone(),
+            },
+        );
+        self.send_request(<lsp::request::CodeLensRefresh as lsp::request::Request>::METHOD, Value::Null);
+        Ok(Value::String(message))
+    }
+}
+
+fn symbol_kind(k: SymbolKind) -> lsp::SymbolKind {
+    match k {
+        SymbolKind::Module => lsp::SymbolKind::MODULE,
+        SymbolKind::Type => lsp::SymbolKind::STRUCT,
+        SymbolKind::Enum => lsp::SymbolKind::ENUM,
+        SymbolKind::Function => lsp::SymbolKind::FUNCTION,
+        SymbolKind::Fact => lsp::SymbolKind::CONSTANT,
+        SymbolKind::Refusal => lsp::SymbolKind::EVENT,
+        SymbolKind::Witness => lsp::SymbolKind::METHOD,
+        SymbolKind::Frontier => lsp::SymbolKind::PROPERTY,
+        SymbolKind::Field => lsp::SymbolKind::FIELD,
+        SymbolKind::Variant => lsp::SymbolKind::ENUM_MEMBER,
+    }
+}
+
+fn completion_kind(k: CompletionKind) -> lsp::CompletionItemKind {
+    match k {
+        CompletionKind::Module => lsp::CompletionItemKind::MODULE,
+        CompletionKind::Type => lsp::CompletionItemKind::STRUCT,
+        CompletionKind::Function => lsp::CompletionItemKind::FUNCTION,
+        CompletionKind::Fact => lsp::CompletionItemKind::CONSTANT,
+        CompletionKind::Field => lsp::CompletionItemKind::FIELD,
+        CompletionKind::Variant => lsp::CompletionItemKind::ENUM_MEMBER,
+        CompletionKind::Refusal => lsp::CompletionItemKind::EVENT,
+        CompletionKind::Local => lsp::CompletionItemKind::VARIABLE,
+        CompletionKind::Keyword => lsp::CompletionItemKind::KEYWORD,
+    }
+}

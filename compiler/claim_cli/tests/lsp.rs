@@ -1,0 +1,320 @@
+//! Drives `claimc lsp` through its protocol on stdio, as an editor would:
+//! initialize, open, a syntax error and its repair, hover, definition,
+//! references, symbols, completion, formatting, a witness's code lens and
+//! its command, shutdown and exit.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    rx: Receiver<Value>,
+    next: i64,
+    /// Notifications seen while waiting for responses.
+    pending: Vec<Value>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_claimc"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("claimc lsp");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            loop {
+                let mut len = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(n) = line.strip_prefix("Content-Length: ") {
+                        len = n.parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0; len];
+                if r.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if let Ok(v) = serde_json::from_slice::<Value>(&body) {
+                    let _ = tx.send(v);
+                }
+            }
+        });
+        Client { child, stdin, rx, next: 0, pending: Vec::new() }
+    }
+
+    fn send(&mut self, v: Value) {
+        let body = v.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let v = self.rx.recv_timeout(Duration::from_secs(30)).expect("a response within 30 s");
+            if v["id"] == json!(id) && v.get("method").is_none() {
+                assert!(v.get("error").is_none(), "{method} failed: {v}");
+                return v["result"].clone();
+            }
+            self.pending.push(v);
+        }
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
+        if let Some(i) = self
+            .pending
+            .iter()
+            .position(|v| v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri)
+        {
+            let v = self.pending.remove(i);
+            return v["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+        }
+        loop {
+            let v = self.rx.recv_timeout(Duration::from_secs(30)).expect("diagnostics within 30 s");
+            if v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri {
+                return v["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+            }
+            self.pending.push(v);
+        }
+    }
+}
+
+fn uri(p: &Path) -> String {
+    format!("file://{}", p.display())
+}
+
+fn project() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("claim-lsp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("Claim.toml"), "").expect("write");
+    std::fs::write(
+        dir.join("lib.claim"),
+        "/// A wheel and its digest.\nrecord Wheel { name: Text, size: Int }\n\nrefusal TooSmall \"the wheel is too small\"\n\n/// Twice the size.\nfn double(w: Wheel) -> Int {\n  require w.size > 0 else refuse TooSmall \"{w.name}\";\n  w.size * 2\n}\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("main.claim"), MAIN).expect("write");
+    dir
+}
+
+const MAIN: &str = "use lib.{Wheel, double}\nuse std.provenance.{produced}\n\nfact w: Wheel = Wheel { name: \"a\", size: 2 }\n\nwitness doubles {\n  holds double(w) == 4\n  refuses double(Wheel { name: \"b\", size: 0 }) with TooSmall\n}\n";
+
+fn pos(text: &str, needle: &str, nth: usize) -> Value {
+    let off = text.match_indices(needle).nth(nth).map(|(i, _)| i).expect("needle");
+    let line = text[..off].matches('\n').count();
+    let col = off - text[..off].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": col})
+}
+
+#[test]
+fn the_language_server_answers_through_its_protocol() {
+    let dir = project();
+    let main = dir.join("main.claim");
+    let main_uri = uri(&main);
+    let lib_uri = uri(&dir.join("lib.claim"));
+    let mut c = Client::start();
+    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
+    assert_eq!(init["capabilities"]["definitionProvider"], json!(true));
+    assert_eq!(init["capabilities"]["textDocumentSync"]["change"], json!(2), "incremental sync");
+    c.notify("initialized", json!({}));
+
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": MAIN}}),
+    );
+    assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new(), "a correct file has no diagnostics");
+
+    // A syntax error typed in (an incremental change: `==` becomes `=`)...
+    let eq = pos(MAIN, "==", 0);
+    let eq_end = json!({"line": eq["line"], "character": eq["character"].as_u64().unwrap_or(0) + 2});
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"range": {"start": eq, "end": eq_end}, "text": "="}]}),
+    );
+    let diags = c.diagnostics_for(&main_uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "E0010");
+    assert_eq!(diags[0]["range"]["start"], eq);
+    assert!(diags[0]["message"].as_str().unwrap_or("").contains("to compare, write `==`"), "{diags:?}");
+    // ... and repaired (a full change).
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 3}, "contentChanges": [{"text": MAIN}]}),
+    );
+    assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
+
+    // A type error names the related declaration.
+    let bad = MAIN.replace("size: 2 }", "size: \"2\" }");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 4}, "contentChanges": [{"text": bad}]}),
+    );
+    let diags = c.diagnostics_for(&main_uri);
+    assert!(diags.iter().any(|d| d["code"].as_str().is_some_and(|s| s.starts_with("E02"))), "{diags:?}");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 5}, "contentChanges": [{"text": MAIN}]}),
+    );
+    assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
+
+    let at = |needle: &str, nth: usize| json!({"textDocument": {"uri": main_uri}, "position": pos(MAIN, needle, nth)});
+
+    // Hover: a fact's type; a function's signature and doc comment; the
+    // standard library's docs; the type of an expression.
+    let h = c.request("textDocument/hover", at("w: Wheel", 0));
+    assert!(h["contents"]["value"].as_str().unwrap_or("").contains("w: Wheel"), "{h}");
+    let h = c.request("textDocument/hover", at("double(w)", 0));
+    let text = h["contents"]["value"].as_str().unwrap_or("");
+    assert!(text.contains("fn double(w: Wheel) -> Int") && text.contains("Twice the size."), "{h}");
+    let h = c.request("textDocument/hover", at("produced", 0));
+    assert!(h["contents"]["value"].as_str().unwrap_or("").contains("PRODUCED"), "{h}");
+    let h = c.request("textDocument/hover", at("== 4", 0));
+    assert!(h["contents"]["value"].as_str().unwrap_or("").contains("Bool"), "{h}");
+
+    // Definition: into another module, onto a field, into the stdlib.
+    let d = c.request("textDocument/definition", at("double(w)", 0));
+    assert_eq!(d["uri"], lib_uri);
+    assert_eq!(d["range"]["start"], json!({"line": 6, "character": 3}));
+    let d = c.request("textDocument/definition", at("size: 2", 0));
+    assert_eq!(d["uri"], lib_uri);
+    assert_eq!(d["range"]["start"], json!({"line": 1, "character": 27}));
+    let d = c.request("textDocument/definition", at("TooSmall", 0));
+    assert_eq!(d["uri"], lib_uri);
+    let d = c.request("textDocument/definition", at("produced", 0));
+    assert!(d["uri"].as_str().unwrap_or("").ends_with("/provenance.claim"), "{d}");
+    let d = c.request("textDocument/definition", at("lib", 0));
+    assert_eq!(d["uri"], lib_uri);
+
+    // References: `w` is declared once and read once.
+    let r = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": main_uri}, "position": pos(MAIN, "w)", 0), "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(r.as_array().map(Vec::len), Some(2), "{r}");
+    // `Wheel` across both modules: its declaration, a parameter type, the
+    // import, the fact's type and two literals.
+    let r = c.request(
+        "textDocument/references",
+        json!({"textDocument": {"uri": main_uri}, "position": pos(MAIN, "Wheel", 1), "context": {"includeDeclaration": true}}),
+    );
+    assert_eq!(r.as_array().map(Vec::len), Some(6), "{r}");
+
+    // Symbols.
+    let s = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": lib_uri}}));
+    let names: Vec<&str> = s.as_array().into_iter().flatten().filter_map(|x| x["name"].as_str()).collect();
+    assert_eq!(names, ["Wheel", "TooSmall", "double"]);
+    assert_eq!(s[0]["children"].as_array().map(Vec::len), Some(2), "the record's fields");
+    let s = c.request("workspace/symbol", json!({"query": "doub"}));
+    assert_eq!(s[0]["name"], "double");
+
+    // Completion: fields after `.`, codes after `with`, modules after `use`.
+    let edited = MAIN.replace("holds double(w) == 4", "holds w.");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 6}, "contentChanges": [{"text": edited}]}),
+    );
+    let _ = c.diagnostics_for(&main_uri);
+    let labels = |v: &Value| -> Vec<String> {
+        v.as_array().into_iter().flatten().filter_map(|x| x["label"].as_str().map(String::from)).collect()
+    };
+    let p = pos(&edited, "w.", 0);
+    let p = json!({"line": p["line"], "character": p["character"].as_u64().unwrap_or(0) + 2});
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": main_uri}, "position": p}));
+    assert_eq!(labels(&items), ["name", "size"], "half-typed input still completes");
+    let p = pos(&edited, "TooSmall", 0);
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": main_uri}, "position": p}));
+    assert!(labels(&items).contains(&"TooSmall".to_string()) && labels(&items).contains(&"Overflow".to_string()));
+    let p = json!({"line": 1, "character": 8});
+    let items = c.request("textDocument/completion", json!({"textDocument": {"uri": main_uri}, "position": p}));
+    assert!(labels(&items).contains(&"std.provenance".to_string()), "{items}");
+    let items = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": main_uri}, "position": pos(&edited, "fact", 0)}),
+    );
+    assert!(labels(&items).contains(&"double".to_string()) && labels(&items).contains(&"len".to_string()));
+
+    // Formatting: one whole-document edit to the canonical layout.
+    let messy =
+        MAIN.replace("fact w: Wheel = Wheel { name: \"a\", size: 2 }", "fact   w :Wheel=Wheel{name:\"a\",size:2}");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 7}, "contentChanges": [{"text": messy}]}),
+    );
+    let edits = c.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": main_uri}, "options": {"tabSize": 2, "insertSpaces": true}}),
+    );
+    assert_eq!(edits[0]["newText"], MAIN);
+
+    // The witness's code lens runs it.
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main_uri}}));
+    assert_eq!(lenses[0]["command"]["command"], "claim.runWitness");
+    let args = lenses[0]["command"]["arguments"].clone();
+    let verdict = c.request("workspace/executeCommand", json!({"command": "claim.runWitness", "arguments": args}));
+    assert_eq!(verdict, "PASS doubles");
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main_uri}}));
+    assert!(lenses[0]["command"]["title"].as_str().unwrap_or("").starts_with("PASS"), "{lenses}");
+
+    let r = c.request("shutdown", Value::Null);
+    assert_eq!(r, Value::Null);
+    c.notify("exit", Value::Null);
+    let status = c.child.wait().expect("wait");
+    assert!(status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn half_typed_input_never_kills_the_server() {
+    let dir = project();
+    let main_uri = uri(&dir.join("main.claim"));
+    let mut c = Client::start();
+    c.request("initialize", json!({"processId": null, "capabilities": {}}));
+    c.notify("initialized", json!({}));
+    let mut text = String::new();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": ""}}),
+    );
+    // Type the file one character at a time, asking for hover and
+    // completion at every step.
+    for (i, ch) in MAIN.chars().enumerate() {
+        text.push(ch);
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": main_uri, "version": i + 2}, "contentChanges": [{"text": text}]}),
+        );
+        let lines: Vec<&str> = text.split('\n').collect();
+        let p = json!({"line": lines.len() - 1, "character": lines.last().map_or(0, |l| l.chars().count())});
+        c.request("textDocument/hover", json!({"textDocument": {"uri": main_uri}, "position": p}));
+        c.request("textDocument/completion", json!({"textDocument": {"uri": main_uri}, "position": p}));
+    }
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("wait").success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,208 @@
+//! What an editor asks of a program: the name under the cursor and what it
+//! denotes, its definition and references, hover text, symbols and
+//! completions. Pure: answers are computed from the salsa database the
+//! caller keeps, and positions are byte offsets (the caller converts).
+
+mod complete;
+mod resolve;
+mod symbols;
+
+pub use complete::{completions, Completion, CompletionKind};
+pub use resolve::{occurrences, Def, Occurrence};
+pub use symbols::{document_symbols, workspace_symbols, Symbol, SymbolKind};
+
+use claim_sema::hir;
+use claim_sema::ty::{GlobalName, TypeDef};
+use claim_sema::{Db, Program, SourceFile};
+use claim_syntax::ast::{Item, ItemKind};
+use claim_syntax::{Loc, Span};
+
+/// The occurrence under `offset` (a cursor right after a name counts).
+pub fn at(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Option<Occurrence> {
+    occurrences(db, program, file)
+        .into_iter()
+        .filter(|o| o.span.start <= offset && offset <= o.span.end)
+        .min_by_key(|o| o.span.end - o.span.start)
+}
+
+/// The source file of a module.
+pub fn module_file(db: &dyn Db, program: Program, module: &str) -> Option<SourceFile> {
+    program.modules(db).get(module).copied()
+}
+
+fn item_named<'a>(items: &'a [Item], name: &str) -> Option<&'a Item> {
+    items.iter().find(|i| i.kind.name().is_some_and(|n| n.name == name))
+}
+
+/// Where `def` is declared.
+pub fn definition(db: &dyn Db, program: Program, def: &Def) -> Option<Loc> {
+    let compiled = claim_sema::compile(db, program);
+    match def {
+        Def::Item(g) => {
+            let file = module_file(db, program, &g.module)?;
+            let item = item_named(&claim_sema::parse(db, file).module.items, &g.name)?;
+            Some(Loc::new(file.file_id(db), item.kind.name()?.span))
+        }
+        Def::Refusal(code) => program.modules(db).values().find_map(|f| {
+            claim_sema::db::item_index(db, *f).refusals.iter().find(|(c, _)| c == code).map(|(_, loc)| *loc)
+        }),
+        Def::Field { owner, variant, name } => {
+            let fields = match (&compiled.types.get(owner)?.def, variant) {
+                (TypeDef::Record { fields, .. }, None) => fields.clone(),
+                (TypeDef::Enum { variants }, Some(v)) => variants.iter().find(|x| x.name == *v)?.fields.clone()?,
+                _ => return None,
+            };
+            fields.iter().find(|f| f.name == *name).map(|f| f.loc)
+        }
+        Def::Variant { owner, name } => match &compiled.types.get(owner)?.def {
+            TypeDef::Enum { variants } => variants.iter().find(|v| v.name == *name).map(|v| v.loc),
+            _ => None,
+        },
+        Def::Local { file, span, .. } => Some(Loc::new(*file, *span)),
+        Def::Module(m) => Some(Loc::new(module_file(db, program, m)?.file_id(db), Span::default())),
+    }
+}
+
+/// Every place `def` is named, across the program (its declaration too
+/// when `include_decl`), in module order.
+pub fn references(db: &dyn Db, program: Program, def: &Def, include_decl: bool) -> Vec<Loc> {
+    let mut out = Vec::new();
+    let files: Vec<SourceFile> = match def {
+        Def::Local { file, .. } => program.modules(db).values().filter(|f| f.file_id(db) == *file).copied().collect(),
+        _ => program.modules(db).values().copied().collect(),
+    };
+    for f in files {
+        for o in occurrences(db, program, f) {
+            if o.def == *def && (include_decl || !o.is_decl) {
+                out.push(Loc::new(f.file_id(db), o.span));
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// Hover text (Markdown) and the span it describes.
+pub fn hover(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Option<(String, Span)> {
+    if let Some(o) = at(db, program, file, offset) {
+        return Some((describe(db, program, &o), o.span));
+    }
+    // Not a name: the type of the smallest expression under the cursor.
+    let compiled = claim_sema::compile(db, program);
+    let m = compiled.modules.get(file.module(db))?;
+    let mut best: Option<&hir::Expr> = None;
+    each_expr(m, &mut |x: &hir::Expr| {
+        if x.span.start <= offset
+            && offset < x.span.end
+            && best.is_none_or(|b| x.span.end - x.span.start < b.span.end - b.span.start)
+        {
+            best = Some(x);
+        }
+    });
+    let e = best?;
+    Some((format!("```claim\n{}\n```", e.ty), e.span))
+}
+
+/// Calls `f` on every checked expression of a module.
+pub(crate) fn each_expr<'a>(m: &'a hir::Module, f: &mut impl FnMut(&'a hir::Expr)) {
+    let mut roots: Vec<&'a hir::Expr> = Vec::new();
+    roots.extend(m.functions.iter().map(|x| &x.body));
+    roots.extend(m.facts.iter().map(|x| &x.init));
+    for w in &m.witnesses {
+        for s in &w.stmts {
+            match &s.kind {
+                hir::WitnessStmtKind::Let { value, .. } | hir::WitnessStmtKind::Holds(value) => roots.push(value),
+                hir::WitnessStmtKind::Refuses { expr, .. } => roots.push(expr),
+            }
+        }
+    }
+    for x in &m.frontiers {
+        roots.push(&x.text);
+        roots.extend(x.condition.iter());
+    }
+    for r in roots {
+        hir::visit(r, f);
+    }
+}
+
+fn code(s: &str) -> String {
+    format!("```claim\n{s}\n```")
+}
+
+fn describe(db: &dyn Db, program: Program, o: &Occurrence) -> String {
+    let compiled = claim_sema::compile(db, program);
+    let typed = |name: &str| match &o.ty {
+        Some(t) => code(&format!("{name}: {t}")),
+        None => code(name),
+    };
+    match &o.def {
+        Def::Local { name, .. } => typed(name),
+        Def::Module(m) => code(&format!("module {m}")),
+        Def::Refusal(c) => {
+            let summary = compiled.refusals.get(c).map(|r| r.summary.to_string()).or_else(|| {
+                claim_sema::builtins::BUILTIN_CODES.iter().find(|(n, _)| *n == &**c).map(|(_, s)| s.to_string())
+            });
+            match summary {
+                Some(s) => format!("{}\n\n{s}", code(&format!("refusal {c}"))),
+                None => code(&format!("refusal {c}")),
+            }
+        }
+        Def::Field { owner, variant, name } => {
+            let of = match variant {
+                Some(v) => format!("{}.{v}", owner.name),
+                None => owner.name.to_string(),
+            };
+            let t = field_ty(&compiled.types, owner, variant.as_deref(), name);
+            let head = match t {
+                Some(t) => code(&format!("{name}: {t}")),
+                None => code(name),
+            };
+            format!("{head}\n\nfield of `{of}` ({})", owner.module)
+        }
+        Def::Variant { owner, name } => {
+            format!("{}\n\nvariant of `{}` ({})", code(&format!("{}.{name}", owner.name)), owner.name, owner.module)
+        }
+        Def::Item(g) => item_hover(db, program, g).unwrap_or_else(|| typed(&g.name)),
+    }
+}
+
+fn field_ty(
+    types: &std::collections::BTreeMap<GlobalName, claim_sema::ty::TypeInfo>,
+    owner: &GlobalName,
+    variant: Option<&str>,
+    name: &str,
+) -> Option<claim_sema::ty::Ty> {
+    let fields = match (&types.get(owner)?.def, variant) {
+        (TypeDef::Record { fields, .. }, None) => fields.clone(),
+        (TypeDef::Enum { variants }, Some(v)) => variants.iter().find(|x| &*x.name == v)?.fields.clone()?,
+        _ => return None,
+    };
+    fields.iter().find(|f| &*f.name == name).map(|f| f.ty.clone())
+}
+
+/// The declaration as written (a function's header, a fact's type, a
+/// type's whole declaration up to 12 lines) and its doc comment.
+fn item_hover(db: &dyn Db, program: Program, g: &GlobalName) -> Option<String> {
+    let file = module_file(db, program, &g.module)?;
+    let text = file.text(db);
+    let item = item_named(&claim_sema::parse(db, file).module.items, &g.name)?;
+    let end = match &item.kind {
+        ItemKind::Fn(f) => f.body.as_ref().map_or(item.span.end, |b| b.span.start),
+        ItemKind::Fact { init, .. } => init.span.start,
+        ItemKind::Witness { name, .. } | ItemKind::Frontier { name, .. } => name.span.end,
+        _ => item.span.end,
+    };
+    let mut decl =
+        text.get(item.span.start as usize..end as usize)?.trim_end().trim_end_matches('=').trim_end().to_string();
+    let lines: Vec<&str> = decl.lines().collect();
+    if lines.len() > 12 {
+        decl = format!("{}\n  …", lines[..12].join("\n"));
+    }
+    let mut out = code(&decl);
+    if !item.docs.is_empty() {
+        out.push_str("\n\n");
+        out.push_str(&item.docs.join("\n"));
+    }
+    out.push_str(&format!("\n\n*{}* `{}`", item.kind.describe(), g.module));
+    Some(out)
+}
