@@ -16,6 +16,7 @@ pub mod oci;
 pub mod project;
 pub mod seeded;
 pub mod stdlib;
+pub mod watch;
 pub mod world;
 
 use std::io::{IsTerminal, Write};

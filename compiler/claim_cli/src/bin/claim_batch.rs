@@ -38,6 +38,10 @@ struct Args {
     /// Treat warnings (lints, naming) as errors: the run fails with exit 2.
     #[arg(long)]
     deny_warnings: bool,
+    /// Keep running: re-run when a `.claim` file or anything under the
+    /// projects changes, printing the witnesses whose verdict changed.
+    #[arg(long)]
+    watch: bool,
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
@@ -100,6 +104,9 @@ fn main() {
         shard: args.shard,
         timeout_per_witness: Some(args.timeout_per_witness),
     };
+    if args.watch {
+        claim_cli::main_guarded(move || claim_cli::watch::watch(&opts))
+    }
     claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
 }
 

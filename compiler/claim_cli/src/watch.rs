@@ -1,0 +1,122 @@
+//! `claim_batch --watch`: run, then run again whenever a file under the
+//! projects changes (a `.claim` file, a receipt, a hashed tree), printing
+//! only the witnesses whose verdict changed, and the summary line.
+//!
+//! Each run is a whole `claim_batch` run (compile, facts, witnesses) on
+//! the files as they are on disk, so a watch run and a CI run never
+//! disagree; on the corpora here a run takes milliseconds.
+
+use crate::batch::{run, BatchOptions};
+use crate::formats::Format;
+use crate::Output;
+use notify::{RecursiveMode, Watcher};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc::channel;
+use std::time::Duration;
+
+/// Each witness's verdict line (`PASS name`, `FAIL name: why`), by name.
+fn verdicts(report: &Value) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for w in report["witnesses"].as_array().into_iter().flatten() {
+        let name = w["name"].as_str().unwrap_or("?").to_string();
+        let line = if w["status"] == "pass" {
+            format!("PASS {name}")
+        } else {
+            let why = w["diagnostics"][0]["message"].as_str().unwrap_or("failed");
+            format!("FAIL {name}: {why}")
+        };
+        out.insert(name, line);
+    }
+    out
+}
+
+/// What changed between two runs, and the new summary.
+pub fn changes(before: &BTreeMap<String, String>, report: &Value) -> String {
+    let now = verdicts(report);
+    let mut out = String::new();
+    for (name, line) in &now {
+        if before.get(name) != Some(line) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    for name in before.keys().filter(|n| !now.contains_key(*n)) {
+        out.push_str(&format!("GONE {name}\n"));
+    }
+    for d in report["diagnostics"].as_array().into_iter().flatten() {
+        let at = match (d["primary"]["file"].as_str(), d["primary"]["line"].as_u64()) {
+            (Some(f), Some(l)) => format!("{f}:{l}: "),
+            _ => String::new(),
+        };
+        out.push_str(&format!(
+            "{at}{}[{}]: {}\n",
+            d["severity"].as_str().unwrap_or("error"),
+            d["code"].as_str().unwrap_or(""),
+            d["message"].as_str().unwrap_or("")
+        ));
+    }
+    let s = &report["summary"];
+    match (s["passed"].as_u64(), s["total"].as_u64()) {
+        (Some(p), Some(t)) if report["exit_code"] != 2 => {
+            out.push_str(&format!("{p}/{t} PASS\n"));
+        }
+        _ => out.push_str("not run: the program has errors\n"),
+    }
+    out
+}
+
+pub fn watch(opts: &BatchOptions) -> Output {
+    let mut json_opts = opts.clone();
+    json_opts.format = Format::Json;
+    json_opts.color = false;
+    // The first run is printed in full, as a plain run would.
+    let first = run(opts);
+    print!("{}", first.stdout);
+    eprint!("{}", first.stderr);
+    let mut before = verdicts(&serde_json::from_str(&run(&json_opts).stdout).unwrap_or(Value::Null));
+    let (tx, rx) = channel();
+    let mut watcher = match notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
+        if let Ok(e) = e {
+            let _ = tx.send(e.paths);
+        }
+    }) {
+        Ok(w) => w,
+        Err(e) => return usage(format!("cannot watch files: {e}")),
+    };
+    let roots: Vec<PathBuf> = match crate::project::projects(&opts.entries) {
+        Ok(ps) => ps.into_iter().map(|p| p.root).collect(),
+        Err(d) => return usage(d.message.clone()),
+    };
+    for r in &roots {
+        if let Err(e) = watcher.watch(r, RecursiveMode::Recursive) {
+            return usage(format!("cannot watch `{}`: {e}", r.display()));
+        }
+    }
+    println!(
+        "watching {} for changes (Ctrl-C to stop)",
+        roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
+    );
+    let _ = std::io::stdout().flush();
+    while let Ok(paths) = rx.recv() {
+        let mut changed = paths;
+        // Editors save in bursts (write, rename, chmod): take them as one.
+        while let Ok(more) = rx.recv_timeout(Duration::from_millis(150)) {
+            changed.extend(more);
+        }
+        if changed.iter().all(|p| p.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'))) {
+            continue;
+        }
+        let report: Value = serde_json::from_str(&run(&json_opts).stdout).unwrap_or(Value::Null);
+        print!("{}", changes(&before, &report));
+        let _ = std::io::stdout().flush();
+        before = verdicts(&report);
+    }
+    Output { stdout: String::new(), stderr: String::new(), code: 0 }
+}
+
+fn usage(message: String) -> Output {
+    Output { stdout: String::new(), stderr: format!("error[E0901]: {message}\n"), code: 2 }
+}
