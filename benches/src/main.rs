@@ -4,6 +4,7 @@
 //!
 //!   claim_bench sha256 [--mib 1024] [--rounds 5]     file_sha256 vs `openssl dgst -sha256`
 //!   claim_bench git-tree [--files 50000] [--rounds 5] git_tree vs `git add -A && git write-tree`
+//!   claim_bench corpus --modules N [--seed 1] [--out DIR]  the generated corpus (claim/, rego/, pytest/)
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -104,6 +105,88 @@ fn bench_git_tree(dir: &Path, files: u64, rounds: u64) {
     report(&format!("git_tree of {files} files"), &ours, &peer, "git", Some((files as f64, "files")));
 }
 
+fn collect(dir: &Path, out: &mut Vec<String>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, out);
+        } else if p.extension().is_some_and(|x| x == "claim") {
+            out.push(std::fs::read_to_string(&p).unwrap_or_default());
+        }
+    }
+}
+
+/// The editor's path: a cold check of the generated corpus in one salsa
+/// database, then, round by round, an edit inside one function body, the
+/// re-check, and a hover and a completion in the edited file.
+fn bench_recheck(modules: usize, rounds: u64) {
+    use claim_sema::{compile, Database, Program, SourceFile};
+    use salsa::Setter;
+    let mut db = Database::default();
+    let mut map = std::collections::BTreeMap::new();
+    let mut files = Vec::new();
+    for f in claim_cli::corpus::generate(modules, 1) {
+        let Some(name) = f.path.strip_prefix("claim/").and_then(|p| p.strip_suffix(".claim")) else { continue };
+        let file = SourceFile::new(
+            &db,
+            name.to_string(),
+            String::from_utf8_lossy(&f.bytes).into_owned(),
+            claim_syntax::FileId(files.len() as u32),
+        );
+        files.push(file);
+        map.insert(name.to_string(), file);
+    }
+    for (m, src) in claim_cli::stdlib::MODULES {
+        let id = claim_syntax::FileId(1_000_000 + map.len() as u32);
+        map.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).to_string(), id));
+    }
+    let entries: Vec<String> = map.keys().filter(|m| !m.starts_with("std")).cloned().collect();
+    let program = Program::new(&db, map, entries, std::collections::BTreeMap::new());
+    let (cold, _) = time(|| compile(&db, program).diagnostics.len());
+    let target = files[files.len() / 2];
+    let base = target.text(&db).clone();
+    let (mut rechecks, mut hovers, mut completions) = (Vec::new(), Vec::new(), Vec::new());
+    for r in 0..rounds {
+        let edited = base.replace("len(x.name) > 0", &format!("len(x.name) > {}", r % 2));
+        target.set_text(&mut db).to(edited.clone());
+        let (d, n) = time(|| compile(&db, program).diagnostics.len());
+        assert_eq!(n, 0);
+        rechecks.push(d);
+        let at = edited.find("named_inputs(candidate)").unwrap_or(0) as u32 + 3;
+        let (d, h) = time(|| claim_ide::hover(&db, program, target, at));
+        assert!(h.is_some());
+        hovers.push(d);
+        let dot = edited.find("c.inputs").unwrap_or(0) as u32 + 2;
+        let (d, c) = time(|| claim_ide::completions(&db, program, target, dot));
+        assert!(!c.is_empty());
+        completions.push(d);
+    }
+    let recheck = median(rechecks);
+    println!("{modules} modules in one database: cold check {:.3} s", cold.as_secs_f64());
+    println!(
+        "  re-check after an edit in one function body: median {:.2} ms ({:.2}% of cold)",
+        recheck.as_secs_f64() * 1e3,
+        100.0 * recheck.as_secs_f64() / cold.as_secs_f64()
+    );
+    println!("  hover in the edited file: median {:.2} ms", median(hovers).as_secs_f64() * 1e3);
+    println!("  completion after `.` in the edited file: median {:.2} ms", median(completions).as_secs_f64() * 1e3);
+    std::mem::forget(db);
+}
+
+/// Writes the generated corpus (Claim, Rego and pytest) under `out`.
+fn write_corpus(out: &Path, modules: usize, seed: u64) {
+    let _ = std::fs::remove_dir_all(out);
+    for f in claim_cli::corpus::generate(modules, seed) {
+        let path = out.join(&f.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("mkdir");
+        }
+        std::fs::write(&path, &f.bytes).expect("write");
+    }
+    println!("wrote {modules} modules (seed {seed}) to {}", out.display());
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let dir: PathBuf = std::env::temp_dir().join(format!("claim-bench-{}", std::process::id()));
@@ -112,7 +195,29 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("sha256") => bench_sha256(&dir, arg(&args, "--mib", 1024), rounds),
         Some("git-tree") => bench_git_tree(&dir, arg(&args, "--files", 50_000), rounds),
-        _ => eprintln!("usage: claim_bench sha256 [--mib N] [--rounds N] | git-tree [--files N] [--rounds N]"),
+        Some("parse") => {
+            // Parse every `.claim` file under a folder: the parser's share of a check.
+            let root = PathBuf::from(args.get(2).map_or(".", String::as_str));
+            let mut texts = Vec::new();
+            collect(&root, &mut texts);
+            let bytes: usize = texts.iter().map(String::len).sum();
+            let mut times = Vec::new();
+            for _ in 0..rounds {
+                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::parse_module(t).module.items.len()).sum::<usize>());
+                times.push(d);
+            }
+            let m = median(times);
+            println!("parse {} files, {bytes} bytes: median {:.3} s ({:.1} MB/s)", texts.len(), m.as_secs_f64(), bytes as f64 / 1e6 / m.as_secs_f64());
+        }
+        Some("recheck") => bench_recheck(arg(&args, "--modules", 1000) as usize, rounds),
+        Some("corpus") => {
+            let out = args.windows(2).find(|w| w[0] == "--out").map(|w| PathBuf::from(&w[1]));
+            let out = out.unwrap_or_else(|| PathBuf::from("target/corpus"));
+            write_corpus(&out, arg(&args, "--modules", 100) as usize, arg(&args, "--seed", 1));
+        }
+        _ => eprintln!(
+            "usage: claim_bench sha256 [--mib N] [--rounds N] | git-tree [--files N] [--rounds N] | corpus --modules N [--seed S] [--out DIR]"
+        ),
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

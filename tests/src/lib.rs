@@ -36,6 +36,8 @@ pub fn batch(entry: &Path) -> String {
         deny_warnings: false,
         timeout_per_witness: None,
         shard: None,
+        exit_after: false,
+        limits: Default::default(),
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

@@ -41,11 +41,18 @@ pub struct CliDb {
     storage: salsa::Storage<Self>,
     world: Arc<FsWorld>,
     reads: Arc<Mutex<HashMap<ReadKey, Read>>>,
+    /// `--max-value-len`: set before any fact is evaluated.
+    pub max_value_len: usize,
 }
 
 impl CliDb {
     pub fn new(world: FsWorld) -> CliDb {
-        CliDb { storage: salsa::Storage::default(), world: Arc::new(world), reads: Arc::default() }
+        CliDb {
+            storage: salsa::Storage::default(),
+            world: Arc::new(world),
+            reads: Arc::default(),
+            max_value_len: claim_eval::eval::DEFAULT_MAX_VALUE_LEN,
+        }
     }
 
     /// A database whose log records each query that executes.
@@ -57,7 +64,12 @@ impl CliDb {
                 }
             }
         })));
-        CliDb { storage, world: Arc::new(world), reads: Arc::default() }
+        CliDb {
+            storage,
+            world: Arc::new(world),
+            reads: Arc::default(),
+            max_value_len: claim_eval::eval::DEFAULT_MAX_VALUE_LEN,
+        }
     }
 
     /// The world, once the program's files are known (before any query).
@@ -116,6 +128,10 @@ impl claim_sema::Db for CliDb {}
 
 #[salsa::db]
 impl EvalDb for CliDb {
+    fn max_value_len(&self) -> usize {
+        self.max_value_len
+    }
+
     fn world_file(
         &self,
         kind: WorldFn,

@@ -171,7 +171,8 @@ fn junit(r: &RunReport<'_>) -> String {
             _ => suites.push((g, vec![i])),
         }
     }
-    let plain = |d: &Diagnostic| claim_diagnostics::render_human(d, r.sources, false);
+    let mut renderer = claim_diagnostics::HumanRenderer::new(r.sources, false);
+    let mut plain = |d: &Diagnostic| renderer.render(d);
     for (name, idx) in &suites {
         let fails = idx.iter().filter(|i| !r.witnesses[**i].passed()).count();
         let _ = writeln!(

@@ -149,6 +149,8 @@ pub fn command(paths: &[std::path::PathBuf], format: GraphFormat, with_verdicts:
             deny_warnings: false,
             timeout_per_witness: None,
             shard: None,
+            exit_after: false,
+            limits: Default::default(),
         };
         let run = crate::batch::run(&opts);
         let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap_or_default();

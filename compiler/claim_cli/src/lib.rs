@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod corpus;
 pub mod db;
 pub mod doc;
 pub mod fmt;

@@ -112,6 +112,30 @@ pub fn display_name(path: &Path) -> String {
     path.display().to_string()
 }
 
+/// Limits on what a run reads, each a clear diagnostic when crossed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// How deeply expressions, patterns and types may nest (E0012).
+    pub max_nesting: usize,
+    /// The largest `.claim` file read, in bytes (E0013).
+    pub max_source_bytes: u64,
+    /// The most `.claim` files one project may have (E0014).
+    pub max_files: usize,
+    /// The longest text or list `++` may build (E0407).
+    pub max_value_len: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_nesting: 10_000,
+            max_source_bytes: 64 * 1024 * 1024,
+            max_files: 100_000,
+            max_value_len: claim_eval::eval::DEFAULT_MAX_VALUE_LEN,
+        }
+    }
+}
+
 /// A program loaded into the database.
 pub struct Loaded {
     pub program: Program,
@@ -125,10 +149,31 @@ pub struct Loaded {
 
 /// Reads the entries and, following `use`, every module they reach.
 pub fn load(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Project) -> Loaded {
+    load_with(db, sources, project, &Limits::default())
+}
+
+/// `load`, with limits other than the defaults.
+pub fn load_with(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Project, limits: &Limits) -> Loaded {
     let mut modules: BTreeMap<String, SourceFile> = BTreeMap::new();
     let mut dirs = HashMap::new();
     let mut errors = Vec::new();
     let mut unreadable = BTreeMap::new();
+    if project.entries.len() > limits.max_files {
+        errors.push(
+            Diagnostic::error(
+                "E0014",
+                format!(
+                    "`{}` has {} `.claim` files, more than the limit of {}",
+                    display_name(&project.root),
+                    project.entries.len(),
+                    limits.max_files
+                ),
+            )
+            .with_help("raise the limit with `--max-files`, or give fewer entries"),
+        );
+        let program = Program::new(db, BTreeMap::new(), Vec::new(), BTreeMap::new());
+        return Loaded { program, entries: Vec::new(), dirs, errors };
+    }
     let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
     let mut queue: Vec<(String, Option<PathBuf>)> =
         project.entries.iter().map(|e| (module_name(&project.root, e), Some(e.clone()))).collect();
@@ -151,6 +196,21 @@ pub fn load(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Project) -
             }
             if !path.is_file() {
                 unreadable.insert(module, format!("`{}` is not a file", display_name(&path)));
+                continue;
+            }
+            let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            if size > limits.max_source_bytes {
+                errors.push(
+                    Diagnostic::error(
+                        "E0013",
+                        format!(
+                            "`{}` is {size} bytes, larger than the limit of {}",
+                            display_name(&path),
+                            limits.max_source_bytes
+                        ),
+                    )
+                    .with_help("raise the limit with `--max-source-bytes`, or split the module"),
+                );
                 continue;
             }
             match std::fs::read(&path) {
@@ -180,6 +240,14 @@ pub fn load(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Project) -
             }
         };
         let file = SourceFile::new(db, module.clone(), text, fid);
+        let (depth, at) = claim_syntax::depth::max_depth(&claim_sema::parse(db, file).module);
+        if depth > limits.max_nesting {
+            errors.push(
+                Diagnostic::error("E0012", format!("nesting deeper than the limit of {} levels", limits.max_nesting))
+                    .at(fid, at, format!("{depth} levels deep here"))
+                    .with_help("name the inner parts with `let` or functions, or raise the limit with `--max-nesting`"),
+            );
+        }
         for item in &claim_sema::parse(db, file).module.items {
             if let ItemKind::Use(u) = &item.kind {
                 queue.push((u.dotted(), None));

@@ -33,7 +33,7 @@ fn watch_prints_only_changed_verdicts() {
             let _ = tx.send(line);
         }
     });
-    let mut until = |end: &str| -> Vec<String> {
+    let until = |end: &str| -> Vec<String> {
         let mut lines = Vec::new();
         loop {
             let l = rx.recv_timeout(Duration::from_secs(20)).expect("output within 20 s");

@@ -7,5 +7,5 @@ pub mod render;
 pub mod sources;
 
 pub use diagnostic::{and_list, did_you_mean, Diagnostic, Label, Severity};
-pub use render::render_human;
+pub use render::{render_human, HumanRenderer};
 pub use sources::Sources;

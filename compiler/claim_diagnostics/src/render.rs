@@ -6,8 +6,37 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::sources::Sources;
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
 
-/// Renders one diagnostic as text; `color` adds ANSI colours.
+/// Renders one diagnostic as text; `color` adds ANSI colours. To render
+/// many, use one [`HumanRenderer`]: it indexes each file once.
 pub fn render_human(d: &Diagnostic, sources: &Sources, color: bool) -> String {
+    HumanRenderer::new(sources, color).render(d)
+}
+
+type Fetch<'s> = Box<dyn FnMut(&String) -> Result<&'s str, String> + 's>;
+
+/// Renders diagnostics against one set of sources, indexing each file (its
+/// lines, for ariadne) the first time a label points into it and never
+/// again: a run with thousands of warnings in one large file stays linear.
+pub struct HumanRenderer<'s> {
+    sources: &'s Sources,
+    color: bool,
+    cache: ariadne::FnCache<String, Fetch<'s>, &'s str>,
+}
+
+impl<'s> HumanRenderer<'s> {
+    pub fn new(sources: &'s Sources, color: bool) -> Self {
+        let fetch: Fetch<'s> = Box::new(move |name: &String| {
+            sources.iter().find(|(n, _)| n == name).map(|(_, t)| t).ok_or_else(|| format!("no source `{name}`"))
+        });
+        HumanRenderer { sources, color, cache: ariadne::FnCache::new(fetch) }
+    }
+
+    pub fn render(&mut self, d: &Diagnostic) -> String {
+        render_with(d, self.sources, self.color, &mut self.cache)
+    }
+}
+
+fn render_with(d: &Diagnostic, sources: &Sources, color: bool, cache: impl ariadne::Cache<String>) -> String {
     let Some(primary) = &d.primary else {
         return render_plain(d);
     };
@@ -43,7 +72,6 @@ pub fn render_human(d: &Diagnostic, sources: &Sources, color: bool) -> String {
         report = report.with_help(h);
     }
     let mut out = Vec::new();
-    let cache = ariadne::sources(sources.iter().map(|(n, t)| (n.to_string(), t.to_string())));
     if report.finish().write(cache, &mut out).is_err() {
         return render_plain(d);
     }

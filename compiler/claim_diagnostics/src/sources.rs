@@ -6,6 +6,9 @@ use claim_syntax::FileId;
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
     files: Vec<(String, String)>,
+    /// Where each file's lines start, for `line_col` in logarithmic time
+    /// (machine formats ask it for every label).
+    lines: Vec<Vec<usize>>,
 }
 
 impl Sources {
@@ -14,7 +17,11 @@ impl Sources {
     }
     /// Adds a file and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
-        self.files.push((name.into(), text.into()));
+        let text = text.into();
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        self.lines.push(starts);
+        self.files.push((name.into(), text));
         FileId(self.files.len() as u32 - 1)
     }
     pub fn name(&self, id: FileId) -> &str {
@@ -33,9 +40,28 @@ impl Sources {
         while off > 0 && !text.is_char_boundary(off) {
             off -= 1;
         }
-        let before = &text[..off];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+        let starts = self.lines.get(id.0 as usize).map(Vec::as_slice).unwrap_or(&[0]);
+        let line = starts.partition_point(|s| *s <= off).max(1);
+        let start = starts.get(line - 1).copied().unwrap_or(0).min(off);
+        let col = text[start..off].chars().count() + 1;
         (line, col)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_count_characters_from_one() {
+        let mut s = Sources::new();
+        let id = s.add("a", "ab\n\u{e9}x\n\nz");
+        assert_eq!(s.line_col(id, 0), (1, 1));
+        assert_eq!(s.line_col(id, 2), (1, 3), "the newline ends line 1");
+        assert_eq!(s.line_col(id, 3), (2, 1));
+        assert_eq!(s.line_col(id, 5), (2, 2), "`x` follows a two-byte `é`");
+        assert_eq!(s.line_col(id, 7), (3, 1));
+        assert_eq!(s.line_col(id, 8), (4, 1));
+        assert_eq!(s.line_col(id, 99), (4, 2), "past the end clamps to the end");
     }
 }

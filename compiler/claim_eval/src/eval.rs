@@ -88,7 +88,14 @@ pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
     /// Diagnostics of facts that failed, in the order they failed.
     fact_errors: Mutex<Vec<Diagnostic>>,
+    /// The longest text (bytes) or list (elements) `++` may build: without
+    /// recursion a program still doubles a value once per call level, so
+    /// memory is bounded here rather than by the machine.
+    pub max_len: usize,
 }
+
+/// The default of `--max-value-len`.
+pub const DEFAULT_MAX_VALUE_LEN: usize = 1 << 26;
 
 fn internal(msg: impl Into<String>) -> Stop {
     Stop::Fatal(vec![Diagnostic::error("E0999", format!("internal error: {}", msg.into()))])
@@ -107,7 +114,19 @@ pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
 
 impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     pub fn new(compiled: &'p Compiled, world: &'p W) -> Evaluator<'p, W> {
-        Evaluator { compiled, world, fact_values: Mutex::default(), fact_errors: Mutex::default() }
+        Evaluator {
+            compiled,
+            world,
+            fact_values: Mutex::default(),
+            fact_errors: Mutex::default(),
+            max_len: DEFAULT_MAX_VALUE_LEN,
+        }
+    }
+
+    /// The same evaluator with another limit on the length of values.
+    pub fn with_max_len(mut self, max_len: usize) -> Self {
+        self.max_len = max_len;
+        self
     }
 
     /// An evaluator that knows these fact values already (evaluated
@@ -436,6 +455,22 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         let rv = self.eval(r, frame, cx)?;
         if op.is_comparison() {
             return compare(op, kind, &lv, &rv).map(Value::bool).ok_or_else(|| internal("comparison"));
+        }
+        if op == BinOp::Concat {
+            let len = match (&lv.kind, &rv.kind) {
+                (V::Text(a), V::Text(b)) => a.len() + b.len(),
+                (V::List(a), V::List(b)) => a.len() + b.len(),
+                _ => 0,
+            };
+            if len > self.max_len {
+                let what = if matches!(lv.kind, V::Text(_)) { "bytes of text" } else { "list elements" };
+                return Err(Stop::Fatal(vec![Diagnostic::error(
+                    "E0407",
+                    format!("a value grew past the limit of {} {what}", self.max_len),
+                )
+                .at_loc(loc, format!("this `++` makes {len} {what}"))
+                .with_help("raise the limit with `--max-value-len` if the program really needs values this large")]));
+            }
         }
         arith(op, kind, &lv, &rv, loc)
     }

@@ -60,6 +60,11 @@ impl PartialEq for FactResult {
 /// holds the read, creating it on first use.
 #[salsa::db]
 pub trait EvalDb: claim_sema::Db {
+    /// The limit on the length of values a fact may build (`--max-value-len`).
+    fn max_value_len(&self) -> usize {
+        crate::eval::DEFAULT_MAX_VALUE_LEN
+    }
+
     fn world_file(
         &self,
         kind: WorldFn,
@@ -166,7 +171,7 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
             Err(_) => return FactResult(Arc::new(Err(Vec::new()))),
         }
     }
-    let ev = Evaluator::with_facts(compiled, &world, known);
+    let ev = Evaluator::with_facts(compiled, &world, known).with_max_len(db.max_value_len());
     FactResult(Arc::new(ev.fact_result(name)))
 }
 

@@ -2,6 +2,7 @@
 //! Pure: no IO.
 
 pub mod ast;
+pub mod depth;
 pub mod error;
 pub mod lexer;
 pub mod parser;

@@ -42,6 +42,18 @@ struct Args {
     /// projects changes, printing the witnesses whose verdict changed.
     #[arg(long)]
     watch: bool,
+    /// How deeply expressions, patterns and types may nest.
+    #[arg(long, value_name = "LEVELS", default_value_t = claim_cli::project::Limits::default().max_nesting)]
+    max_nesting: usize,
+    /// The largest `.claim` file read, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = claim_cli::project::Limits::default().max_source_bytes)]
+    max_source_bytes: u64,
+    /// The most `.claim` files one project may have.
+    #[arg(long, value_name = "N", default_value_t = claim_cli::project::Limits::default().max_files)]
+    max_files: usize,
+    /// The longest text (bytes) or list (elements) `++` may build.
+    #[arg(long, value_name = "N", default_value_t = claim_cli::project::Limits::default().max_value_len)]
+    max_value_len: usize,
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
@@ -102,6 +114,13 @@ fn main() {
         format: args.format,
         deny_warnings: args.deny_warnings,
         shard: args.shard,
+        exit_after: !args.watch,
+        limits: claim_cli::project::Limits {
+            max_nesting: args.max_nesting,
+            max_source_bytes: args.max_source_bytes,
+            max_files: args.max_files,
+            max_value_len: args.max_value_len,
+        },
         timeout_per_witness: Some(args.timeout_per_witness),
     };
     if args.watch {

@@ -257,6 +257,8 @@ impl Server {
             deny_warnings: false,
             timeout_per_witness: Some(std::time::Duration::from_secs(300)),
             shard: None,
+            exit_after: false,
+            limits: Default::default(),
         };
         let out = crate::batch::run(&opts);
         let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);

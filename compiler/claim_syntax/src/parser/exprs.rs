@@ -6,18 +6,18 @@
 
 use super::patterns::pattern;
 use super::types::{ident, punct, type_expr};
-use super::{Extra, TokenInput};
+use super::{Extra, PErr, TokenInput};
 use crate::ast::{BinOp, BlockStmt, Expr, ExprKind, FieldInit, Ident, MatchArm, TextPart};
 use crate::token::{Keyword, Token};
 use chumsky::pratt::{infix, left, postfix, prefix};
 use chumsky::prelude::*;
 
-pub(crate) fn kw<'t, I: TokenInput<'t>>(k: Keyword) -> impl Parser<'t, I, Token, Extra<'t>> + Clone {
+pub(crate) fn kw<'t, I: TokenInput<'t>, E: PErr<'t, I>>(k: Keyword) -> impl Parser<'t, I, Token, Extra<E>> + Clone {
     just(Token::Kw(k))
 }
 
 /// An expression parser, boxed so both flavours have one type.
-pub(crate) type ExprParser<'t, I> = chumsky::Boxed<'t, 't, I, Expr, Extra<'t>>;
+pub(crate) type ExprParser<'t, I, E> = chumsky::Boxed<'t, 't, I, Expr, Extra<E>>;
 
 /// `(full, condition)` expression parsers.
 ///
@@ -25,8 +25,9 @@ pub(crate) type ExprParser<'t, I> = chumsky::Boxed<'t, 't, I, Expr, Extra<'t>>;
 /// weakly: two parsers declared separately and defined in terms of each
 /// other would hold each other strongly and never be freed (LeakSanitizer
 /// found that, fuzzing the parser).
-pub(crate) fn expressions<'t, I: TokenInput<'t> + 't>() -> (ExprParser<'t, I>, ExprParser<'t, I>) {
-    let condition = |full: ExprParser<'t, I>| {
+pub(crate) fn expressions<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> (ExprParser<'t, I, E>, ExprParser<'t, I, E>)
+{
+    let condition = |full: ExprParser<'t, I, E>| {
         recursive(move |cond| operators(atom(full.clone(), cond.boxed(), false), full.clone(), false)).boxed()
     };
     let full = recursive(move |full| {
@@ -49,11 +50,11 @@ fn bin(op: BinOp, l: Expr, r: Expr) -> Expr {
     Expr { kind: ExprKind::Binary(op, Box::new(l), Box::new(r)), span }
 }
 
-fn operators<'t, I: TokenInput<'t> + 't>(
-    atom: impl Parser<'t, I, Expr, Extra<'t>> + Clone + 't,
-    full: impl Parser<'t, I, Expr, Extra<'t>> + Clone + 't,
+fn operators<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
+    atom: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
+    full: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
     allow_fields: bool,
-) -> impl Parser<'t, I, Expr, Extra<'t>> + Clone {
+) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
     let args = full
         .clone()
         .separated_by(punct(","))
@@ -100,9 +101,9 @@ fn operators<'t, I: TokenInput<'t> + 't>(
 }
 
 /// A text literal with interpolations.
-pub(crate) fn text_literal<'t, I: TokenInput<'t> + 't>(
-    full: impl Parser<'t, I, Expr, Extra<'t>> + Clone + 't,
-) -> impl Parser<'t, I, Expr, Extra<'t>> + Clone {
+pub(crate) fn text_literal<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
+    full: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
+) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
     let interp = full
         .delimited_by(just(Token::InterpOpen), just(Token::InterpClose))
         .recover_with(via_parser(nested_delimiters(Token::InterpOpen, Token::InterpClose, [], |span: SimpleSpan| {
@@ -120,11 +121,11 @@ pub(crate) fn text_literal<'t, I: TokenInput<'t> + 't>(
         .boxed()
 }
 
-fn atom<'t, I: TokenInput<'t> + 't>(
-    full: ExprParser<'t, I>,
-    cond: ExprParser<'t, I>,
+fn atom<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
+    full: ExprParser<'t, I, E>,
+    cond: ExprParser<'t, I, E>,
     allow_fields: bool,
-) -> impl Parser<'t, I, Expr, Extra<'t>> + Clone {
+) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
     let literal = select! {
         Token::Int(n) => ExprKind::Int(n),
         Token::Duration(n) => ExprKind::Duration(n),
@@ -252,10 +253,10 @@ fn atom<'t, I: TokenInput<'t> + 't>(
 }
 
 /// `{ let x = e; require c else refuse Code "…"; result }`
-pub(crate) fn block<'t, I: TokenInput<'t> + 't>(
-    full: impl Parser<'t, I, Expr, Extra<'t>> + Clone + 't,
-    cond: impl Parser<'t, I, Expr, Extra<'t>> + Clone + 't,
-) -> impl Parser<'t, I, Expr, Extra<'t>> + Clone {
+pub(crate) fn block<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
+    full: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
+    cond: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
+) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
     let let_ = kw(Keyword::Let)
         .ignore_then(ident())
         .then(punct(":").ignore_then(type_expr()).or_not())

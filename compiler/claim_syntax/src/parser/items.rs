@@ -5,7 +5,7 @@
 use super::exprs::{block, expressions, kw, text_literal};
 use super::patterns::plain_text;
 use super::types::{ident, punct, type_expr};
-use super::{Extra, TokenInput};
+use super::{Extra, PErr, TokenInput};
 use crate::ast::{
     FieldDecl, FnDecl, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt, WitnessStmtKind,
 };
@@ -24,10 +24,10 @@ const ITEM_START: [Keyword; 9] = [
     Keyword::Frontier,
 ];
 
-fn braces<'t, I: TokenInput<'t> + 't, O: 't>(
-    inner: impl Parser<'t, I, O, Extra<'t>> + Clone + 't,
+fn braces<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>, O: 't>(
+    inner: impl Parser<'t, I, O, Extra<E>> + Clone + 't,
     fallback: impl Fn() -> O + Clone + 't,
-) -> impl Parser<'t, I, O, Extra<'t>> + Clone {
+) -> impl Parser<'t, I, O, Extra<E>> + Clone {
     inner.delimited_by(punct("{"), punct("}")).recover_with(via_parser(nested_delimiters(
         Token::Punct("{"),
         Token::Punct("}"),
@@ -36,11 +36,12 @@ fn braces<'t, I: TokenInput<'t> + 't, O: 't>(
     )))
 }
 
-fn field_decls<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<'t>> + Clone {
+fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
+) -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<E>> + Clone {
     let attr = punct("@").ignore_then(ident()).then(plain_text().delimited_by(punct("("), punct(")"))).validate(
         |(name, key), e, emitter| {
             if name.name != "json" {
-                emitter.emit(Rich::custom(
+                emitter.emit(E::custom(
                     e.span(),
                     format!("unknown attribute `@{}`; the only attribute is `@json(\"key\")`", name.name),
                 ));
@@ -61,8 +62,8 @@ fn field_decls<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, (Vec<FieldDec
 }
 
 /// One item, which must span the whole input it is given.
-pub(crate) fn item<'t, I: TokenInput<'t> + 't>() -> impl Parser<'t, I, Item, Extra<'t>> {
-    let (full, cond) = expressions::<I>();
+pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<'t, I, Item, Extra<E>> {
+    let (full, cond) = expressions::<I, E>();
 
     let use_ = kw(Keyword::Use)
         .ignore_then(ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>())

@@ -15,7 +15,33 @@ use crate::token::Token;
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
-pub(crate) type Extra<'t> = extra::Err<Rich<'t, Token, SimpleSpan>>;
+pub(crate) type Extra<E> = extra::Err<E>;
+
+/// The error type a parse runs with. Most files parse cleanly, so a parse
+/// first runs with chumsky's `EmptyErr`, which records nothing about what
+/// was expected and costs nearly nothing; only a file that fails is parsed
+/// again with `Rich` errors, to report them. (Tracking every alternative
+/// tried was about half of the whole compile's time on large corpora.)
+pub(crate) trait PErr<'t, I: TokenInput<'t>>:
+    chumsky::error::Error<'t, I>
+    + chumsky::label::LabelError<'t, I, &'static str>
+    + chumsky::label::LabelError<'t, I, chumsky::DefaultExpected<'t, Token>>
+    + 't
+{
+    fn custom(span: SimpleSpan, message: impl ToString) -> Self;
+}
+
+impl<'t, I: TokenInput<'t>> PErr<'t, I> for Rich<'t, Token, SimpleSpan> {
+    fn custom(span: SimpleSpan, message: impl ToString) -> Self {
+        Rich::custom(span, message.to_string())
+    }
+}
+
+impl<'t, I: TokenInput<'t>> PErr<'t, I> for chumsky::error::EmptyErr {
+    fn custom(_: SimpleSpan, _: impl ToString) -> Self {
+        chumsky::error::EmptyErr::default()
+    }
+}
 
 /// Any token input the parsers accept.
 pub(crate) trait TokenInput<'t>: ValueInput<'t, Token = Token, Span = SimpleSpan> {}
@@ -37,7 +63,8 @@ pub fn parse_module(src: &str) -> Parsed {
     let mut errors = lexed.errors;
     let mut errs = Vec::new();
     let mut module = Module::default();
-    let parser = items::item();
+    let fast = items::item::<_, chumsky::error::EmptyErr>();
+    let mut rich = None;
     for chunk in item_chunks(&tokens) {
         let slice = &tokens[chunk.clone()];
         let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
@@ -53,8 +80,16 @@ pub fn parse_module(src: &str) -> Parsed {
         }
         let next_start = tokens.get(chunk.end).map(|t| t.1.start).unwrap_or(src.len());
         let eoi = SimpleSpan::from(last.1.end..next_start.max(last.1.end));
-        let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
-        errs.extend(e.into_iter().map(|e| e.into_owned()));
+        let (item, e) = fast.parse(slice.split_token_span(eoi)).into_output_errors();
+        let item = if e.is_empty() {
+            item
+        } else {
+            // Only an item that fails pays for the errors that say why.
+            let parser = rich.get_or_insert_with(items::item::<_, Rich<'_, Token, SimpleSpan>>);
+            let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
+            errs.extend(e.into_iter().map(|e| e.into_owned()));
+            item
+        };
         module.items.push(item.unwrap_or(Item { kind: ItemKind::Error, span, docs: Vec::new() }));
     }
     // A lexical error already reported becomes `Token::Error`; the parse

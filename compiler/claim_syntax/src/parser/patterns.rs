@@ -1,14 +1,14 @@
 //! Patterns of `match` arms and `is` (§4).
 
 use super::types::{ident, punct};
-use super::{Extra, TokenInput};
+use super::{Extra, PErr, TokenInput};
 use crate::ast::{FieldPattern, Pattern, PatternKind};
 use crate::token::{Keyword, Token};
 use chumsky::prelude::*;
 
 /// A plain text literal (no interpolation), as patterns and refusal
 /// summaries take.
-pub(crate) fn plain_text<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, String, Extra<'t>> + Clone {
+pub(crate) fn plain_text<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, String, Extra<E>> + Clone {
     just(Token::StrStart)
         .ignore_then(select! { Token::StrChunk(s) => s }.or_not())
         .then_ignore(just(Token::StrEnd))
@@ -18,7 +18,9 @@ pub(crate) fn plain_text<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, String, 
 
 /// Patterns; `allow_fields` is false where a `{` must end the pattern
 /// (after `is` in a condition), so `V { .. }` there needs parentheses.
-pub(crate) fn pattern<'t, I: TokenInput<'t>>(allow_fields: bool) -> impl Parser<'t, I, Pattern, Extra<'t>> + Clone {
+pub(crate) fn pattern<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
+    allow_fields: bool,
+) -> impl Parser<'t, I, Pattern, Extra<E>> + Clone {
     // `recursive` refers to itself weakly, so the parser is freed after use.
     let full = recursive(|full| pattern_with(full, true)).boxed();
     if allow_fields {
@@ -28,10 +30,10 @@ pub(crate) fn pattern<'t, I: TokenInput<'t>>(allow_fields: bool) -> impl Parser<
     }
 }
 
-fn pattern_with<'t, I: TokenInput<'t>>(
-    full: impl Parser<'t, I, Pattern, Extra<'t>> + Clone + 't,
+fn pattern_with<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
+    full: impl Parser<'t, I, Pattern, Extra<E>> + Clone + 't,
     allow_fields: bool,
-) -> impl Parser<'t, I, Pattern, Extra<'t>> + Clone {
+) -> impl Parser<'t, I, Pattern, Extra<E>> + Clone {
     let literal = select! {
         Token::Int(n) => PatternKind::Int(n),
         Token::Duration(n) => PatternKind::Duration(n),
@@ -60,7 +62,7 @@ fn pattern_with<'t, I: TokenInput<'t>>(
                 match el {
                     Some(p) => pats.push(p),
                     None if i + 1 == n => rest = true,
-                    None => emitter.emit(Rich::custom(e.span(), "`..` may only end a list pattern")),
+                    None => emitter.emit(E::custom(e.span(), "`..` may only end a list pattern")),
                 }
             }
             PatternKind::List { elems: pats, rest }

@@ -1,20 +1,22 @@
 //! Type expressions: `Int`, `module.Name`, `List<T>`, `Option<T>`, `Map<T>`.
 
-use super::{Extra, TokenInput};
+use super::{Extra, PErr, TokenInput};
 use crate::ast::{Ident, TypeExpr, TypeExprKind};
 use crate::token::Token;
 use chumsky::prelude::*;
 
-pub(crate) fn ident<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, Ident, Extra<'t>> + Clone {
+pub(crate) fn ident<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, Ident, Extra<E>> + Clone {
     select! { Token::Ident(name) = e => { let s: SimpleSpan = e.span(); Ident { name, span: s.into() } } }
         .labelled("name")
 }
 
-pub(crate) fn punct<'t, I: TokenInput<'t>>(p: &'static str) -> impl Parser<'t, I, Token, Extra<'t>> + Clone {
+pub(crate) fn punct<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
+    p: &'static str,
+) -> impl Parser<'t, I, Token, Extra<E>> + Clone {
     just(Token::Punct(p))
 }
 
-pub(crate) fn type_expr<'t, I: TokenInput<'t>>() -> impl Parser<'t, I, TypeExpr, Extra<'t>> + Clone {
+pub(crate) fn type_expr<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, TypeExpr, Extra<E>> + Clone {
     recursive(|ty| {
         ident()
             .separated_by(punct("."))

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""claim_batch against its peers on the same generated corpus, in one run.
+
+    python3 benches/peers.py [--modules 10 100 1000] [--rounds 5]
+
+For each corpus size it generates the corpus (`claim_bench corpus`: Claim,
+Rego and pytest from one seed, doing the same checks), then runs, round by
+round and alternating (A B C A B C ...):
+
+  claim    target/release/claim_batch --entry <corpus>/claim
+  regorus  regorus@0.4.0 eval over every package's test_* rules (one process)
+  pytest   python3 -m pytest over the generated tests (hashlib)
+
+and prints medians of wall time, the peak RSS, and each peer's time over
+claim's. Every run must pass every check (the counts are compared), so a
+tool that silently did less would be caught. Installs what is missing:
+regorus (cargo install, into target/peers) and pytest (pip).
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARGET = os.path.join(ROOT, "target")
+REGORUS = os.path.join(TARGET, "peers", "bin", "regorus")
+
+
+def sh(cmd, **kw):
+    subprocess.run(cmd, check=True, **kw)
+
+
+def setup():
+    sh(["cargo", "build", "--release", "-q", "-p", "claim_cli", "-p", "claim_bench"], cwd=ROOT)
+    if not os.path.exists(REGORUS):
+        # Releases after 0.4.0 removed crypto.sha256.
+        sh(["cargo", "install", "-q", "regorus@0.4.0", "--example", "regorus", "--root", os.path.join(TARGET, "peers")])
+    try:
+        import pytest  # noqa: F401
+    except ImportError:
+        sh([sys.executable, "-m", "pip", "install", "-q", "pytest==8.3.4"])
+
+
+def run(cmd, cwd):
+    """Wall seconds, peak RSS in MB, stdout."""
+    t = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, NO_COLOR="1"))
+    out, err = p.communicate()
+    wall = time.perf_counter() - t
+    status = p.returncode
+    if status != 0:
+        sys.exit(f"{cmd[0]} failed ({status}):\n{err.decode()[-2000:]}")
+    return wall, out.decode()
+
+
+def peak_rss_mb(cmd, cwd):
+    """Peak RSS of one run, from the rusage of that one child."""
+    pid = os.fork()
+    if pid == 0:
+        os.chdir(cwd)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        os.execvp(cmd[0], cmd)
+    _, status, usage = os.wait4(pid, 0)
+    return usage.ru_maxrss / 1024
+
+
+def tools(corpus):
+    rego = os.path.join(corpus, "rego")
+    policies = sorted(f for f in os.listdir(rego) if f.endswith(".rego"))
+    query = 'count([1 | some p; startswith(p, "m"); some k; startswith(k, "test_"); data[p][k] == true])'
+    regorus = [REGORUS, "eval", "-d", "data.json"] + [a for f in policies for a in ("-d", f)] + [query]
+    return {
+        "claim": ([os.path.join(TARGET, "release", "claim_batch"), "--entry", os.path.join(corpus, "claim")], corpus),
+        "regorus": (regorus, rego),
+        "pytest": ([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "pytest"], corpus),
+    }
+
+
+def passed(name, out):
+    if name == "claim":
+        last = out.strip().splitlines()[-1]
+        n, total = last.split()[0].split("/")
+        return int(n), int(total)
+    if name == "regorus":
+        import json
+
+        n = json.loads(out)["result"][0]["expressions"][0]["value"]
+        return n, None
+    for line in out.splitlines()[::-1]:
+        if " passed" in line:
+            n = int(line.split()[0])
+            return n, n if "failed" not in line else None
+    return 0, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--modules", type=int, nargs="+", default=[10, 100, 1000])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--tools", nargs="+", default=["claim", "regorus", "pytest"])
+    args = ap.parse_args()
+    setup()
+    rows = []
+    for n in args.modules:
+        corpus = os.path.join(TARGET, "bench-corpus", str(n))
+        sh([os.path.join(TARGET, "release", "claim_bench"), "corpus", "--modules", str(n), "--out", corpus], stdout=subprocess.DEVNULL)
+        ts = {k: v for k, v in tools(corpus).items() if k in args.tools}
+        walls = {k: [] for k in ts}
+        counts = {}
+        for _ in range(args.rounds):
+            for name, (cmd, cwd) in ts.items():
+                wall, out = run(cmd, cwd)
+                walls[name].append(wall)
+                counts[name] = passed(name, out)
+        total = counts.get("claim", (None, None))[1]
+        for name, (n_pass, _) in counts.items():
+            if total is not None and n_pass != total:
+                sys.exit(f"{name} passed {n_pass} checks of {total} at {n} modules")
+        rss = {name: peak_rss_mb(cmd, cwd) for name, (cmd, cwd) in ts.items()}
+        med = {k: statistics.median(v) for k, v in walls.items()}
+        for name in ts:
+            ratio = med[name] / med["claim"] if "claim" in med else float("nan")
+            rows.append((n, total, name, med[name], min(walls[name]), rss[name], ratio))
+    print(f"| modules | checks | tool | wall (median of {args.rounds}) | best | peak RSS | time / claim's |")
+    print("| ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for n, total, name, m, best, r, ratio in rows:
+        print(f"| {n} | {total} | {name} | {m:.3f} s | {best:.3f} s | {r:.0f} MB | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

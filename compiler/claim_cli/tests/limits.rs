@@ -1,0 +1,85 @@
+//! Limits: each crossed limit is a clear diagnostic and exit 2 with no
+//! `PASS`, and the defaults are generous (a 10 MB file and a 5,000-level
+//! nested expression run).
+
+use std::process::Command;
+
+fn project(files: &[(&str, &str)]) -> std::path::PathBuf {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("claim-limits-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("Claim.toml"), "").expect("write");
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
+    dir
+}
+
+fn batch(dir: &std::path::Path, extra: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .arg("--entry")
+        .arg(dir)
+        .args(extra)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("claim_batch");
+    (
+        out.status.code().unwrap_or(-1),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+    )
+}
+
+fn nested(depth: usize) -> String {
+    format!("fact x: Int = len({}1{})\nwitness w {{ holds x == 1 }}\n", "[".repeat(depth), "]".repeat(depth))
+}
+
+#[test]
+fn a_5000_level_expression_runs_and_a_lower_limit_refuses_it() {
+    let dir = project(&[("main.claim", &nested(5000))]);
+    let (code, out) = batch(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1/1 PASS"), "{out}");
+    let (code, out) = batch(&dir, &["--max-nesting", "100"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0012]") && out.contains("nesting deeper than the limit of 100 levels"), "{out}");
+    assert!(!out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn a_10_mb_file_runs_and_a_lower_limit_refuses_it() {
+    let mut text = String::with_capacity(11 << 20);
+    let mut i = 0;
+    while text.len() < 10 << 20 {
+        text.push_str(&format!("fact f{i}: Int = {i}\n"));
+        i += 1;
+    }
+    text.push_str("witness w { holds f1 == 1 }\n");
+    let dir = project(&[("main.claim", &text)]);
+    let (code, out) = batch(&dir, &[]);
+    assert_eq!(code, 0, "{}", &out[..out.len().min(2000)]);
+    assert!(out.contains("1/1 PASS"));
+    let (code, out) = batch(&dir, &["--max-source-bytes", "1000000"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0013]") && out.contains("larger than the limit of 1000000"), "{out}");
+    assert!(!out.contains("PASS"), "{out}");
+}
+
+#[test]
+fn too_many_files_and_too_long_values_are_refused() {
+    let dir = project(&[("a.claim", "witness a { holds true }\n"), ("b.claim", "witness b { holds true }\n")]);
+    let (code, out) = batch(&dir, &["--max-files", "1"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0014]"), "{out}");
+    assert!(!out.contains("PASS"), "{out}");
+
+    let doubling = "fn twice(t: Text) -> Text { t ++ t }\nfact big: Text = twice(twice(twice(twice(\"abcd\"))))\nwitness w { holds len(big) == 64 }\n";
+    let dir = project(&[("main.claim", doubling)]);
+    let (code, out) = batch(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = batch(&dir, &["--max-value-len", "40"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0407]") && out.contains("this `++` makes 64 bytes of text"), "{out}");
+    assert!(!out.contains("PASS"), "{out}");
+}
