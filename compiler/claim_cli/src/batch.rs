@@ -252,6 +252,10 @@ fn run_parallel(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(w) = witnesses.get(i) else { break };
+                if std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker") {
+                    // The fail-closed tests' hook: a worker dies mid-run.
+                    panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
+                }
                 let r = run_witness(ev, w, trace, limit);
                 if let Ok(mut res) = results.lock() {
                     res[i] = Some(r);

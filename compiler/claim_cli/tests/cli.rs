@@ -106,6 +106,18 @@ fn a_panic_exits_101_and_never_passes() {
 }
 
 #[test]
+fn a_worker_that_dies_mid_run_exits_101_and_never_passes() {
+    let (code, out, err) = run(
+        env!("CARGO_BIN_EXE_claim_batch"),
+        &["--entry", "claims", "--jobs", "2"],
+        &[("CLAIM_INTERNAL_PANIC", "worker")],
+    );
+    assert_eq!(code, 101, "{err}");
+    no_pass(&out, &err);
+    assert!(err.contains("E0999") && err.contains("witness worker"), "{err}");
+}
+
+#[test]
 fn the_load_limit_is_enforced() {
     let (code, out, err) = batch(&["--entry", "examples", "--max-load-bytes", "10"]);
     assert_eq!(code, 2);

@@ -105,6 +105,48 @@ fn junit_is_well_formed_xml() {
     }
 }
 
+/// Validates XML against an XML Schema with lxml; `Err` has the complaint.
+fn xsd_valid(schema: &str, document: &str) -> Result<(), String> {
+    let check = Command::new("python3")
+        .args(["-c", "import sys; from lxml import etree; s = etree.XMLSchema(etree.parse(sys.argv[1])); d = etree.fromstring(sys.stdin.buffer.read()); s.assertValid(d)"])
+        .arg(repo().join(schema))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin.take().expect("stdin").write_all(document.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("python3");
+    if check.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&check.stderr).into_owned())
+    }
+}
+
+#[test]
+fn junit_validates_against_jenkins_junit_schema() {
+    let has = Command::new("python3").args(["-c", "import lxml"]).output().is_ok_and(|o| o.status.success());
+    if !has {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "CI must install lxml (.ci/run does)");
+        eprintln!("skipped: python3 -m pip install lxml");
+        return;
+    }
+    for entry in ["claims", FAILING, "tests/fixtures/check/mismatches.claim"] {
+        let (_, out) = batch(&["--entry", entry, "--format", "junit"]);
+        if let Err(e) = xsd_valid("tests/schemas/junit-4.xsd", &out) {
+            panic!("{entry}: {e}\n{out}");
+        }
+    }
+    // The schema is not a rubber stamp: an attribute it does not know fails.
+    let (_, out) = batch(&["--entry", "claims", "--format", "junit"]);
+    let mutated = out.replacen("<testcase name=", "<testcase line=\"1\" name=", 1);
+    assert!(xsd_valid("tests/schemas/junit-4.xsd", &mutated).is_err());
+}
+
 #[test]
 fn sarif_has_rules_for_its_results() {
     let (_, out) = batch(&["--entry", FAILING, "--format", "sarif"]);
