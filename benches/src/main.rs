@@ -118,8 +118,9 @@ fn collect(dir: &Path, out: &mut Vec<String>) {
 }
 
 /// The editor's path: a cold check of the generated corpus in one salsa
-/// database, then, round by round, an edit inside one function body, the
-/// re-check, and a hover and a completion in the edited file.
+/// database, then, round by round, an edit inside one function body, a
+/// hover and a completion in the edited file, and the whole re-check that
+/// publishing diagnostics needs.
 fn bench_recheck(modules: usize, rounds: u64) {
     use claim_sema::{compile, Database, Program, SourceFile};
     use salsa::Setter;
@@ -150,9 +151,8 @@ fn bench_recheck(modules: usize, rounds: u64) {
     for r in 0..rounds {
         let edited = base.replace("len(x.name) > 0", &format!("len(x.name) > {}", r % 2));
         target.set_text(&mut db).to(edited.clone());
-        let (d, n) = time(|| compile(&db, program).diagnostics.len());
-        assert_eq!(n, 0);
-        rechecks.push(d);
+        // What `claimc lsp` does after an edit: answer requests from the
+        // edited module's own queries first, then publish diagnostics.
         let at = edited.find("named_inputs(candidate)").unwrap_or(0) as u32 + 3;
         let (d, h) = time(|| claim_ide::hover(&db, program, target, at));
         assert!(h.is_some());
@@ -161,6 +161,9 @@ fn bench_recheck(modules: usize, rounds: u64) {
         let (d, c) = time(|| claim_ide::completions(&db, program, target, dot));
         assert!(!c.is_empty());
         completions.push(d);
+        let (d, n) = time(|| compile(&db, program).diagnostics.len());
+        assert_eq!(n, 0);
+        rechecks.push(d);
     }
     let recheck = median(rechecks);
     println!("{modules} modules in one database: cold check {:.3} s", cold.as_secs_f64());
@@ -169,8 +172,11 @@ fn bench_recheck(modules: usize, rounds: u64) {
         recheck.as_secs_f64() * 1e3,
         100.0 * recheck.as_secs_f64() / cold.as_secs_f64()
     );
-    println!("  hover in the edited file: median {:.2} ms", median(hovers).as_secs_f64() * 1e3);
-    println!("  completion after `.` in the edited file: median {:.2} ms", median(completions).as_secs_f64() * 1e3);
+    println!(
+        "  first hover after the edit (re-checks the edited module): median {:.2} ms",
+        median(hovers).as_secs_f64() * 1e3
+    );
+    println!("  then a completion after `.`: median {:.2} ms", median(completions).as_secs_f64() * 1e3);
     std::mem::forget(db);
 }
 

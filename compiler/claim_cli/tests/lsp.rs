@@ -109,7 +109,10 @@ fn uri(p: &Path) -> String {
 }
 
 fn project() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("claim-lsp-{}", std::process::id()));
+    // One folder per test: the tests run in parallel in one process.
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("claim-lsp-{}-{n}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::fs::write(dir.join("Claim.toml"), "").expect("write");

@@ -39,7 +39,6 @@ pub fn completions(db: &dyn Db, program: Program, file: SourceFile, offset: u32)
     // The word being typed, and what is before it.
     let word_start = line.rfind(|ch: char| !(ch.is_alphanumeric() || ch == '_')).map_or(0, |i| i + 1);
     let before = line[..word_start].trim_end();
-    let compiled = claim_sema::compile(db, program);
     let mut out = Vec::new();
 
     if let Some(path) = line.trim_start().strip_prefix("use ") {
@@ -62,11 +61,9 @@ pub fn completions(db: &dyn Db, program: Program, file: SourceFile, offset: u32)
     }
 
     if before.ends_with("with") || before.ends_with("refuse") {
-        for (code, r) in &compiled.refusals {
-            out.push(c(code.to_string(), CompletionKind::Refusal, Some(r.summary.to_string())));
-        }
-        for (code, summary) in claim_sema::builtins::BUILTIN_CODES {
-            out.push(c(*code, CompletionKind::Refusal, Some((*summary).to_string())));
+        for code in claim_sema::db::refusal_codes(db, program) {
+            let summary = crate::refusal_summary(db, program, code);
+            out.push(c(code.to_string(), CompletionKind::Refusal, summary));
         }
         return out;
     }
@@ -93,7 +90,7 @@ pub fn completions(db: &dyn Db, program: Program, file: SourceFile, offset: u32)
             };
             if &*name == base_name {
                 if let Def::Item(g) = &o.def {
-                    if let Some(TypeDef::Enum { variants }) = compiled.types.get(g).map(|t| &t.def) {
+                    if let Some(TypeDef::Enum { variants }) = crate::type_info(db, program, g).map(|t| t.def) {
                         return variants.iter().map(|v| c(v.name.to_string(), CompletionKind::Variant, None)).collect();
                     }
                 }
@@ -103,7 +100,7 @@ pub fn completions(db: &dyn Db, program: Program, file: SourceFile, offset: u32)
             }
         }
         if let Some(Ty::Named(g)) = ty {
-            if let Some(TypeDef::Record { fields, .. }) = compiled.types.get(&g).map(|t| &t.def) {
+            if let Some(TypeDef::Record { fields, .. }) = crate::type_info(db, program, &g).map(|t| t.def) {
                 for f in fields {
                     out.push(c(f.name.to_string(), CompletionKind::Field, Some(f.ty.to_string())));
                 }

@@ -34,9 +34,28 @@ fn item_named<'a>(items: &'a [Item], name: &str) -> Option<&'a Item> {
     items.iter().find(|i| i.kind.name().is_some_and(|n| n.name == name))
 }
 
+/// A declared type, from its own module's signatures: the editor's
+/// answers never wait for the whole program's merge.
+pub(crate) fn type_info(db: &dyn Db, program: Program, owner: &GlobalName) -> Option<claim_sema::ty::TypeInfo> {
+    let file = module_file(db, program, &owner.module)?;
+    claim_sema::db::module_sigs(db, program, file).types.get(&owner.name).cloned()
+}
+
+/// A refusal code's summary: built in, or from its declaration.
+pub(crate) fn refusal_summary(db: &dyn Db, program: Program, code: &str) -> Option<String> {
+    if let Some((_, s)) = claim_sema::builtins::BUILTIN_CODES.iter().find(|(n, _)| *n == code) {
+        return Some((*s).to_string());
+    }
+    program.modules(db).values().find_map(|f| {
+        claim_sema::parse(db, *f).module.items.iter().find_map(|i| match &i.kind {
+            ItemKind::Refusal { name, summary } if name.name == code => Some(summary.clone()),
+            _ => None,
+        })
+    })
+}
+
 /// Where `def` is declared.
 pub fn definition(db: &dyn Db, program: Program, def: &Def) -> Option<Loc> {
-    let compiled = claim_sema::compile(db, program);
     match def {
         Def::Item(g) => {
             let file = module_file(db, program, &g.module)?;
@@ -47,14 +66,14 @@ pub fn definition(db: &dyn Db, program: Program, def: &Def) -> Option<Loc> {
             claim_sema::db::item_index(db, *f).refusals.iter().find(|(c, _)| c == code).map(|(_, loc)| *loc)
         }),
         Def::Field { owner, variant, name } => {
-            let fields = match (&compiled.types.get(owner)?.def, variant) {
-                (TypeDef::Record { fields, .. }, None) => fields.clone(),
-                (TypeDef::Enum { variants }, Some(v)) => variants.iter().find(|x| x.name == *v)?.fields.clone()?,
+            let fields = match (type_info(db, program, owner)?.def, variant) {
+                (TypeDef::Record { fields, .. }, None) => fields,
+                (TypeDef::Enum { variants }, Some(v)) => variants.into_iter().find(|x| x.name == *v)?.fields?,
                 _ => return None,
             };
             fields.iter().find(|f| f.name == *name).map(|f| f.loc)
         }
-        Def::Variant { owner, name } => match &compiled.types.get(owner)?.def {
+        Def::Variant { owner, name } => match type_info(db, program, owner)?.def {
             TypeDef::Enum { variants } => variants.iter().find(|v| v.name == *name).map(|v| v.loc),
             _ => None,
         },
@@ -88,8 +107,7 @@ pub fn hover(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Op
         return Some((describe(db, program, &o), o.span));
     }
     // Not a name: the type of the smallest expression under the cursor.
-    let compiled = claim_sema::compile(db, program);
-    let m = compiled.modules.get(file.module(db))?;
+    let m = &claim_sema::db::check_module(db, program, file).hir;
     let mut best: Option<&hir::Expr> = None;
     each_expr(m, &mut |x: &hir::Expr| {
         if x.span.start <= offset
@@ -130,7 +148,6 @@ fn code(s: &str) -> String {
 }
 
 fn describe(db: &dyn Db, program: Program, o: &Occurrence) -> String {
-    let compiled = claim_sema::compile(db, program);
     let typed = |name: &str| match &o.ty {
         Some(t) => code(&format!("{name}: {t}")),
         None => code(name),
@@ -138,21 +155,16 @@ fn describe(db: &dyn Db, program: Program, o: &Occurrence) -> String {
     match &o.def {
         Def::Local { name, .. } => typed(name),
         Def::Module(m) => code(&format!("module {m}")),
-        Def::Refusal(c) => {
-            let summary = compiled.refusals.get(c).map(|r| r.summary.to_string()).or_else(|| {
-                claim_sema::builtins::BUILTIN_CODES.iter().find(|(n, _)| *n == &**c).map(|(_, s)| s.to_string())
-            });
-            match summary {
-                Some(s) => format!("{}\n\n{s}", code(&format!("refusal {c}"))),
-                None => code(&format!("refusal {c}")),
-            }
-        }
+        Def::Refusal(c) => match refusal_summary(db, program, c) {
+            Some(s) => format!("{}\n\n{s}", code(&format!("refusal {c}"))),
+            None => code(&format!("refusal {c}")),
+        },
         Def::Field { owner, variant, name } => {
             let of = match variant {
                 Some(v) => format!("{}.{v}", owner.name),
                 None => owner.name.to_string(),
             };
-            let t = field_ty(&compiled.types, owner, variant.as_deref(), name);
+            let t = field_ty(db, program, owner, variant.as_deref(), name);
             let head = match t {
                 Some(t) => code(&format!("{name}: {t}")),
                 None => code(name),
@@ -167,14 +179,15 @@ fn describe(db: &dyn Db, program: Program, o: &Occurrence) -> String {
 }
 
 fn field_ty(
-    types: &std::collections::BTreeMap<GlobalName, claim_sema::ty::TypeInfo>,
+    db: &dyn Db,
+    program: Program,
     owner: &GlobalName,
     variant: Option<&str>,
     name: &str,
 ) -> Option<claim_sema::ty::Ty> {
-    let fields = match (&types.get(owner)?.def, variant) {
-        (TypeDef::Record { fields, .. }, None) => fields.clone(),
-        (TypeDef::Enum { variants }, Some(v)) => variants.iter().find(|x| &*x.name == v)?.fields.clone()?,
+    let fields = match (type_info(db, program, owner)?.def, variant) {
+        (TypeDef::Record { fields, .. }, None) => fields,
+        (TypeDef::Enum { variants }, Some(v)) => variants.into_iter().find(|x| &*x.name == v)?.fields?,
         _ => return None,
     };
     fields.iter().find(|f| &*f.name == name).map(|f| f.ty.clone())

@@ -5,7 +5,7 @@
 use claim_sema::hir;
 use claim_sema::scope::Scope;
 use claim_sema::ty::{GlobalName, Ty, TypeDef};
-use claim_sema::{Compiled, Db, Program, SourceFile};
+use claim_sema::{Db, Program, SourceFile};
 use claim_syntax::ast::{
     BlockStmt, Expr, ExprKind, FieldDecl, ItemKind, Pattern, PatternKind, TextPart, TypeExpr, TypeExprKind,
     WitnessStmtKind,
@@ -52,10 +52,12 @@ pub struct Occurrence {
 }
 
 pub(crate) struct Resolver<'a> {
+    db: &'a dyn Db,
+    program: Program,
     module: Arc<str>,
     file: FileId,
     scope: &'a Scope,
-    compiled: &'a Compiled,
+    sigs: &'a claim_sema::sigs::ModuleSigs,
     /// Checked expressions by span: their types, and what a literal built.
     hir: HashMap<(u32, u32), &'a hir::Expr>,
     locals: Vec<(Arc<str>, Span, Option<Ty>)>,
@@ -64,17 +66,27 @@ pub(crate) struct Resolver<'a> {
 
 /// Every occurrence of a name in `file`, in source order.
 pub fn occurrences(db: &dyn Db, program: Program, file: SourceFile) -> Vec<Occurrence> {
-    let compiled = claim_sema::compile(db, program);
+    // Only this module's own queries: an edit elsewhere in the program does
+    // not make the editor wait for the whole program's merge.
     let scope = claim_sema::db::module_scope(db, program, file);
+    let sigs = claim_sema::db::module_sigs(db, program, file);
     let module: Arc<str> = file.module(db).as_str().into();
     let mut hir_map = HashMap::new();
-    if let Some(m) = compiled.modules.get(file.module(db)) {
-        crate::each_expr(m, &mut |x: &hir::Expr| {
-            hir_map.entry((x.span.start, x.span.end)).or_insert(x);
-        });
-    }
-    let mut r =
-        Resolver { module, file: file.file_id(db), scope, compiled, hir: hir_map, locals: Vec::new(), out: Vec::new() };
+    let checked = claim_sema::db::check_module(db, program, file);
+    crate::each_expr(&checked.hir, &mut |x: &hir::Expr| {
+        hir_map.entry((x.span.start, x.span.end)).or_insert(x);
+    });
+    let mut r = Resolver {
+        db,
+        program,
+        module,
+        file: file.file_id(db),
+        scope,
+        sigs,
+        hir: hir_map,
+        locals: Vec::new(),
+        out: Vec::new(),
+    };
     for item in &claim_sema::parse(db, file).module.items {
         r.item(&item.kind);
     }
@@ -128,14 +140,14 @@ impl Resolver<'_> {
             }
             ItemKind::Refusal { name, .. } => self.push(name.span, Def::Refusal(name.name.as_str().into()), true, None),
             ItemKind::Fact { name, ty, init } => {
-                let t = self.compiled.fact(&self.own(&name.name)).map(|f| f.ty.clone());
+                let t = self.sigs.facts.get(name.name.as_str()).map(|f| f.ty.clone());
                 self.push(name.span, Def::Item(self.own(&name.name)), true, t);
                 self.type_expr(ty);
                 self.expr(init);
             }
             ItemKind::Fn(f) => {
                 self.push(f.name.span, Def::Item(self.own(&f.name.name)), true, None);
-                let sig = self.compiled.function(&self.own(&f.name.name));
+                let sig = self.sigs.fns.get(f.name.name.as_str());
                 for (i, p) in f.params.iter().enumerate() {
                     let t = sig.and_then(|s| s.params.get(i)).map(|(_, t)| t.clone());
                     self.bind(&p.name.name, p.name.span, t);
@@ -385,7 +397,8 @@ impl Resolver<'_> {
                     return;
                 }
                 if let Some(n) = self.scope.names.get(b.name.as_str()) {
-                    if matches!(self.compiled.types.get(&n.target).map(|t| &t.def), Some(TypeDef::Enum { .. })) {
+                    let info = crate::type_info(self.db, self.program, &n.target);
+                    if matches!(info.map(|t| t.def), Some(TypeDef::Enum { .. })) {
                         let owner = n.target.clone();
                         self.push(b.span, Def::Item(owner.clone()), false, None);
                         let def = Def::Variant { owner, name: f.name.as_str().into() };
@@ -464,9 +477,9 @@ impl Resolver<'_> {
         }
     }
 
-    fn variant(&self, owner: &GlobalName, name: &str) -> Option<&claim_sema::ty::VariantDef> {
-        match &self.compiled.types.get(owner)?.def {
-            TypeDef::Enum { variants } => variants.iter().find(|v| &*v.name == name),
+    fn variant(&self, owner: &GlobalName, name: &str) -> Option<claim_sema::ty::VariantDef> {
+        match crate::type_info(self.db, self.program, owner)?.def {
+            TypeDef::Enum { variants } => variants.into_iter().find(|v| &*v.name == name),
             _ => None,
         }
     }

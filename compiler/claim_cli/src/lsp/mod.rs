@@ -29,7 +29,15 @@ pub(crate) struct Server {
     /// The last verdict of each witness run from a code lens: (file, name).
     verdicts: HashMap<(PathBuf, String), String>,
     next_request: i32,
+    /// Files edited since diagnostics were last published. Publishing
+    /// needs the whole program's checks, so it waits until no message has
+    /// come for `IDLE`: requests typed between keystrokes are answered
+    /// first, from the edited module's own queries.
+    dirty: std::collections::BTreeSet<PathBuf>,
 }
+
+/// How long the server waits for more edits before publishing diagnostics.
+const IDLE: std::time::Duration = std::time::Duration::from_millis(40);
 
 /// Serves on stdio until the client says `exit`.
 pub fn serve() -> crate::Output {
@@ -99,6 +107,7 @@ fn run(conn: Connection) -> Result<(), Box<dyn std::error::Error + Sync + Send>>
         published: HashMap::new(),
         verdicts: HashMap::new(),
         next_request: 0,
+        dirty: Default::default(),
     };
     server.main_loop()
 }
@@ -118,7 +127,25 @@ fn write_stdlib() -> Option<PathBuf> {
 
 impl Server {
     fn main_loop(&mut self) -> Result<(), Box<dyn std::error::Error + Sync + Send>> {
-        while let Ok(msg) = self.conn.receiver.recv() {
+        loop {
+            let msg = if self.dirty.is_empty() {
+                match self.conn.receiver.recv() {
+                    Ok(m) => m,
+                    Err(_) => break,
+                }
+            } else {
+                match self.conn.receiver.recv_timeout(IDLE) {
+                    Ok(m) => m,
+                    Err(e) if e.is_timeout() => {
+                        let dirty = std::mem::take(&mut self.dirty);
+                        for path in dirty {
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.publish(&path)));
+                        }
+                        continue;
+                    }
+                    Err(_) => break,
+                }
+            };
             match msg {
                 Message::Request(req) => {
                     if self.conn.handle_shutdown(&req)? {
@@ -184,7 +211,7 @@ impl Server {
                         if let Ok(text) = std::fs::read_to_string(&path) {
                             if self.ws.set_text(&path, text).is_ok() {
                                 self.ws.open.remove(&path);
-                                self.publish(&path);
+                                self.dirty.insert(path);
                             }
                         }
                     }
@@ -196,7 +223,7 @@ impl Server {
 
     fn changed(&mut self, path: &std::path::Path, text: String) {
         if self.ws.set_text(path, text).is_ok() {
-            self.publish(path);
+            self.dirty.insert(path.to_path_buf());
         }
     }
 
