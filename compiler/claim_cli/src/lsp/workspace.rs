@@ -93,8 +93,20 @@ impl Workspace {
 
     fn scan(&mut self, root: &Path) -> Result<BTreeMap<String, SourceFile>, Box<Diagnostic>> {
         let mut found = Vec::new();
-        crate::project::claim_files(root, &mut found)
-            .map_err(|e| Box::new(usage_error(format!("cannot read `{}`: {e}", root.display()))))?;
+        if root.join("Claim.toml").is_file() {
+            crate::project::claim_files(root, &mut found)
+                .map_err(|e| Box::new(usage_error(format!("cannot read `{}`: {e}", root.display()))))?;
+        } else {
+            // No manifest: the file's own folder, not everything below it
+            // (a `.claim` file opened from a home directory must not make
+            // the server walk the home directory).
+            let entries = std::fs::read_dir(root)
+                .map_err(|e| Box::new(usage_error(format!("cannot read `{}`: {e}", root.display()))))?;
+            found.extend(
+                entries.flatten().map(|e| e.path()).filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "claim")),
+            );
+            found.sort();
+        }
         for open in self.open.keys() {
             if open.starts_with(root) && !found.contains(open) && root_of(open) == root {
                 found.push(open.clone());
