@@ -46,6 +46,28 @@ pub struct BatchOptions {
     pub limits: crate::project::Limits,
 }
 
+impl BatchOptions {
+    /// An in-process run of `entries` with JSON output and the defaults:
+    /// what `claimc graph --with-verdicts` and the language server's
+    /// "run witness" read verdicts from.
+    pub fn json_run(entries: Vec<PathBuf>, filter: Option<String>) -> BatchOptions {
+        BatchOptions {
+            entries,
+            filter,
+            explain: Explain::Off,
+            jobs: 1,
+            color: false,
+            max_load_bytes: crate::world::DEFAULT_MAX_LOAD_BYTES,
+            format: Format::Json,
+            deny_warnings: false,
+            timeout_per_witness: Some(std::time::Duration::from_secs(300)),
+            shard: None,
+            exit_after: false,
+            limits: Default::default(),
+        }
+    }
+}
+
 /// Whether a witness belongs to shard `k` of `n`: by a stable hash of its
 /// name (FNV-1a), so shards do not move when witnesses are added elsewhere.
 pub fn in_shard(name: &str, k: u64, n: u64) -> bool {

@@ -138,20 +138,7 @@ pub fn command(paths: &[std::path::PathBuf], format: GraphFormat, with_verdicts:
         }
     };
     let verdicts = if with_verdicts {
-        let opts = crate::batch::BatchOptions {
-            entries: paths.to_vec(),
-            filter: None,
-            explain: crate::batch::Explain::Off,
-            jobs: 1,
-            color: false,
-            max_load_bytes: crate::world::DEFAULT_MAX_LOAD_BYTES,
-            format: crate::formats::Format::Json,
-            deny_warnings: false,
-            timeout_per_witness: None,
-            shard: None,
-            exit_after: false,
-            limits: Default::default(),
-        };
+        let opts = crate::batch::BatchOptions::json_run(paths.to_vec(), None);
         let run = crate::batch::run(&opts);
         let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap_or_default();
         let mut v = Verdicts::new();

@@ -89,34 +89,26 @@ fn json_counts_match_and_exit_2_reports_no_witness() {
 fn junit_is_well_formed_xml() {
     for entry in ["claims", FAILING, "tests/fixtures/check/mismatches.claim"] {
         let (_, out) = batch(&["--entry", entry, "--format", "junit"]);
-        let check = Command::new("python3")
-            .args(["-c", "import sys, xml.dom.minidom as m; d = m.parseString(sys.stdin.buffer.read()); assert d.documentElement.tagName == 'testsuites'"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut c| {
-                use std::io::Write;
-                c.stdin.take().expect("stdin").write_all(out.as_bytes())?;
-                c.wait_with_output()
-            })
-            .expect("python3");
-        assert!(check.status.success(), "{entry}: {}", String::from_utf8_lossy(&check.stderr));
+        let code = "import sys, xml.dom.minidom as m; d = m.parseString(sys.stdin.buffer.read()); assert d.documentElement.tagName == 'testsuites'";
+        if let Err(e) = python(code, &[], &out) {
+            panic!("{entry}: {e}");
+        }
     }
 }
 
-/// Validates XML against an XML Schema with lxml; `Err` has the complaint.
-fn xsd_valid(schema: &str, document: &str) -> Result<(), String> {
+/// Runs Python `code` with `args`, `input` on its standard input; `Err`
+/// has what it printed on failure.
+fn python(code: &str, args: &[std::path::PathBuf], input: &str) -> Result<(), String> {
     let check = Command::new("python3")
-        .args(["-c", "import sys; from lxml import etree; s = etree.XMLSchema(etree.parse(sys.argv[1])); d = etree.fromstring(sys.stdin.buffer.read()); s.assertValid(d)"])
-        .arg(repo().join(schema))
+        .args(["-c", code])
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .and_then(|mut c| {
             use std::io::Write;
-            c.stdin.take().expect("stdin").write_all(document.as_bytes())?;
+            c.stdin.take().expect("stdin").write_all(input.as_bytes())?;
             c.wait_with_output()
         })
         .expect("python3");
@@ -125,6 +117,12 @@ fn xsd_valid(schema: &str, document: &str) -> Result<(), String> {
     } else {
         Err(String::from_utf8_lossy(&check.stderr).into_owned())
     }
+}
+
+/// Validates XML against an XML Schema with lxml; `Err` has the complaint.
+fn xsd_valid(schema: &str, document: &str) -> Result<(), String> {
+    let code = "import sys; from lxml import etree; s = etree.XMLSchema(etree.parse(sys.argv[1])); d = etree.fromstring(sys.stdin.buffer.read()); s.assertValid(d)";
+    python(code, &[repo().join(schema)], document)
 }
 
 #[test]

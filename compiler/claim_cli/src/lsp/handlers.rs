@@ -246,20 +246,7 @@ impl Server {
         let uri: lsp::Uri = serde_json::from_value(uri.clone()).map_err(|e| e.to_string())?;
         let path = path_of(&uri).ok_or("not a file URI")?;
         let root = super::root_of(&path);
-        let opts = crate::batch::BatchOptions {
-            entries: vec![root],
-            filter: Some(name.clone()),
-            explain: crate::batch::Explain::Off,
-            jobs: 1,
-            color: false,
-            max_load_bytes: crate::world::DEFAULT_MAX_LOAD_BYTES,
-            format: crate::formats::Format::Json,
-            deny_warnings: false,
-            timeout_per_witness: Some(std::time::Duration::from_secs(300)),
-            shard: None,
-            exit_after: false,
-            limits: Default::default(),
-        };
+        let opts = crate::batch::BatchOptions::json_run(vec![root], Some(name.clone()));
         let out = crate::batch::run(&opts);
         let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
         let witness = report["witnesses"].as_array().and_then(|ws| ws.iter().find(|w| w["name"] == name.as_str()));

@@ -103,7 +103,10 @@ impl Workspace {
             let entries = std::fs::read_dir(root)
                 .map_err(|e| Box::new(usage_error(format!("cannot read `{}`: {e}", root.display()))))?;
             found.extend(
-                entries.flatten().map(|e| e.path()).filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "claim")),
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "claim")),
             );
             found.sort();
         }
