@@ -7,18 +7,19 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::BTreeMap;
 
 /// A directed graph over names, for cycle finding.
-pub struct NameGraph<N: Ord + Clone> {
+pub struct NameGraph<N: Ord + Clone + std::hash::Hash> {
     graph: DiGraph<N, ()>,
-    nodes: BTreeMap<N, NodeIndex>,
+    // Hashed: the whole program's graph is rebuilt on every re-check.
+    nodes: std::collections::HashMap<N, NodeIndex>,
 }
 
-impl<N: Ord + Clone> Default for NameGraph<N> {
+impl<N: Ord + Clone + std::hash::Hash> Default for NameGraph<N> {
     fn default() -> Self {
-        NameGraph { graph: DiGraph::new(), nodes: BTreeMap::new() }
+        NameGraph { graph: DiGraph::new(), nodes: std::collections::HashMap::new() }
     }
 }
 
-impl<N: Ord + Clone> NameGraph<N> {
+impl<N: Ord + Clone + std::hash::Hash> NameGraph<N> {
     pub fn node(&mut self, n: &N) -> NodeIndex {
         if let Some(i) = self.nodes.get(n) {
             return *i;

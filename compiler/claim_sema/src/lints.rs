@@ -19,7 +19,7 @@ fn is_std(module: &str) -> bool {
 
 pub(crate) fn lints(
     modules: &BTreeMap<String, Arc<hir::Module>>,
-    read: &BTreeSet<GlobalName>,
+    read: &std::collections::HashSet<GlobalName>,
     refused: &BTreeSet<Arc<str>>,
     refusals: &BTreeMap<Arc<str>, hir::Refusal>,
     std_files: &BTreeSet<claim_syntax::FileId>,

@@ -48,11 +48,12 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut out = Compiled::default();
     let mut diags = Vec::new();
     let mut imports: NameGraph<String> = NameGraph::default();
-    let mut use_sites: BTreeMap<(String, String), Loc> = BTreeMap::new();
+    let mut use_sites: std::collections::HashMap<(String, String), Loc> = Default::default();
     let mut calls: NameGraph<GlobalName> = NameGraph::default();
-    let mut call_sites: BTreeMap<(GlobalName, GlobalName), Loc> = BTreeMap::new();
+    let mut call_sites: std::collections::HashMap<(GlobalName, GlobalName), Loc> = Default::default();
     let mut witnesses: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
-    let mut read: std::collections::BTreeSet<GlobalName> = Default::default();
+    let mut read: std::collections::HashSet<GlobalName> = Default::default();
+    let mut reads: Vec<(GlobalName, GlobalName)> = Vec::new();
     let mut refused: std::collections::BTreeSet<Arc<str>> = Default::default();
     let mut std_files: std::collections::BTreeSet<claim_syntax::FileId> = Default::default();
     let mut frontiers: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
@@ -91,7 +92,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         refused.extend(checked.refused.iter().cloned());
         for (from, to, span) in &checked.edges {
             read.insert(to.clone());
-            out.reads.insert((from.clone(), to.clone()));
+            reads.push((from.clone(), to.clone()));
             calls.edge(from, to);
             call_sites.entry((from.clone(), to.clone())).or_insert(Loc::new(fid, *span));
         }
@@ -131,6 +132,8 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         out.modules.insert(name.clone(), checked.hir.clone());
     }
 
+    // Built at once from a sorted list rather than edge by edge.
+    out.reads = reads.into_iter().collect();
     for cycle in imports.cycles() {
         let loc = use_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
         let path = cycle.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ");

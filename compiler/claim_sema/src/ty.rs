@@ -5,10 +5,52 @@ use std::fmt;
 use std::sync::Arc;
 
 /// A program-wide name: the module that declares an item, and its name.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug)]
 pub struct GlobalName {
     pub module: Arc<str>,
     pub name: Arc<str>,
+}
+
+// Names of one module share its `Arc`, and the program-wide maps compare
+// names constantly: equal pointers skip comparing the text.
+impl PartialEq for GlobalName {
+    fn eq(&self, other: &Self) -> bool {
+        (Arc::ptr_eq(&self.module, &other.module) || self.module == other.module)
+            && (Arc::ptr_eq(&self.name, &other.name) || self.name == other.name)
+    }
+}
+
+impl Eq for GlobalName {}
+
+// By the text, as equality is: equal names hash alike.
+impl std::hash::Hash for GlobalName {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.module.hash(state);
+        self.name.hash(state);
+    }
+}
+
+impl PartialOrd for GlobalName {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for GlobalName {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let module = if Arc::ptr_eq(&self.module, &other.module) {
+            std::cmp::Ordering::Equal
+        } else {
+            self.module.cmp(&other.module)
+        };
+        module.then_with(|| {
+            if Arc::ptr_eq(&self.name, &other.name) {
+                std::cmp::Ordering::Equal
+            } else {
+                self.name.cmp(&other.name)
+            }
+        })
+    }
 }
 
 impl GlobalName {
