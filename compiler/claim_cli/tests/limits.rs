@@ -31,6 +31,11 @@ fn batch(dir: &std::path::Path, extra: &[&str]) -> (i32, String) {
     )
 }
 
+/// The output with the temporary folder's path replaced, for snapshots.
+fn portable(out: &str, dir: &std::path::Path) -> String {
+    out.replace(&dir.display().to_string(), "<project>")
+}
+
 fn nested(depth: usize) -> String {
     format!("fact x: Int = len({}1{})\nwitness w {{ holds x == 1 }}\n", "[".repeat(depth), "]".repeat(depth))
 }
@@ -43,6 +48,9 @@ fn a_5000_level_expression_runs_and_a_lower_limit_refuses_it() {
     assert!(out.contains("1/1 PASS"), "{out}");
     let (code, out) = batch(&dir, &["--max-nesting", "100"]);
     assert_eq!(code, 2, "{out}");
+    let shallow = project(&[("main.claim", &nested(5))]);
+    let (_, small) = batch(&shallow, &["--max-nesting", "3"]);
+    insta::assert_snapshot!("nesting_limit", portable(&small, &shallow));
     assert!(out.contains("[E0012]") && out.contains("nesting deeper than the limit of 100 levels"), "{out}");
     assert!(!out.contains("PASS"), "{out}");
 }
@@ -72,6 +80,7 @@ fn too_many_files_and_too_long_values_are_refused() {
     let (code, out) = batch(&dir, &["--max-files", "1"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("[E0014]"), "{out}");
+    insta::assert_snapshot!("file_count_limit", portable(&out, &dir));
     assert!(!out.contains("PASS"), "{out}");
 
     let doubling = "fn twice(t: Text) -> Text { t ++ t }\nfact big: Text = twice(twice(twice(twice(\"abcd\"))))\nwitness w { holds len(big) == 64 }\n";
@@ -80,6 +89,7 @@ fn too_many_files_and_too_long_values_are_refused() {
     assert_eq!(code, 0, "{out}");
     let (code, out) = batch(&dir, &["--max-value-len", "40"]);
     assert_eq!(code, 2, "{out}");
+    insta::assert_snapshot!("value_length_limit", portable(&out, &dir));
     assert!(out.contains("[E0407]") && out.contains("this `++` makes 64 bytes of text"), "{out}");
     assert!(!out.contains("PASS"), "{out}");
 }
