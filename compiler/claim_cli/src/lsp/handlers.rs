@@ -270,7 +270,9 @@ impl Server {
                 message: message.clone(),
             },
         );
-        self.send_request(<lsp::request::CodeLensRefresh as lsp::request::Request>::METHOD, Value::Null);
+        if self.lens_refresh {
+            self.send_request(<lsp::request::CodeLensRefresh as lsp::request::Request>::METHOD, Value::Null);
+        }
         Ok(Value::String(message))
     }
 }

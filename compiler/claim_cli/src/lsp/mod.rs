@@ -34,6 +34,8 @@ pub(crate) struct Server {
     /// come for `IDLE`: requests typed between keystrokes are answered
     /// first, from the edited module's own queries.
     dirty: std::collections::BTreeSet<PathBuf>,
+    /// The client accepts `workspace/codeLens/refresh`.
+    pub(crate) lens_refresh: bool,
 }
 
 /// How long the server waits for more edits before publishing diagnostics.
@@ -92,6 +94,13 @@ fn run(conn: Connection) -> Result<(), Box<dyn std::error::Error + Sync + Send>>
         .as_ref()
         .and_then(|g| g.position_encodings.as_ref())
         .is_some_and(|e| e.contains(&lsp::PositionEncodingKind::UTF8));
+    let lens_refresh = init
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.code_lens.as_ref())
+        .and_then(|c| c.refresh_support)
+        .unwrap_or(false);
     let result = lsp::InitializeResult {
         capabilities: capabilities(utf8),
         server_info: Some(lsp::ServerInfo {
@@ -108,6 +117,7 @@ fn run(conn: Connection) -> Result<(), Box<dyn std::error::Error + Sync + Send>>
         verdicts: HashMap::new(),
         next_request: 0,
         dirty: Default::default(),
+        lens_refresh,
     };
     server.main_loop()
 }
