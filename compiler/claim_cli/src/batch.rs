@@ -131,35 +131,93 @@ pub fn run(opts: &BatchOptions) -> Output {
         Ok(p) => p,
         Err(d) => return stopped(opts, &[*d], &Sources::new(), "cannot start"),
     };
-    let mut dbs = Vec::new();
-    let out = run_projects(opts, &projects, &mut dbs);
+    let mut state = RunState::default();
+    let out = run_projects(opts, &projects, &mut state);
     if opts.exit_after {
-        std::mem::forget(dbs);
+        std::mem::forget(state);
     }
     out
 }
 
 type ProjectDb<'p> = (&'p crate::project::Project, CliDb, crate::project::Loaded);
 
-fn run_projects<'p>(
-    opts: &BatchOptions,
-    projects: &'p [crate::project::Project],
-    dbs: &mut Vec<ProjectDb<'p>>,
-) -> Output {
+/// The databases of a run, kept by `--watch` so that the next run after a
+/// change reuses everything the change did not touch.
+#[derive(Default)]
+pub struct RunState<'p> {
+    shared: Arc<Mutex<Sources>>,
+    dbs: Vec<ProjectDb<'p>>,
+}
+
+impl RunState<'_> {
+    /// Brings the databases up to date with a changed file: a module's new
+    /// text, or, for anything else, the world reads under that path
+    /// (salsa then re-evaluates only the facts that read them). Returns
+    /// false where only a fresh start will do: a module added, removed,
+    /// unreadable, or with other `use`s than before.
+    pub fn apply_change(&mut self, path: &std::path::Path) -> bool {
+        use salsa::Setter;
+        for (p, db, l) in self.dbs.iter_mut() {
+            let Ok(canon_root) = p.root.canonicalize() else { return false };
+            let canon = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            if !canon.starts_with(&canon_root) {
+                continue;
+            }
+            if path.extension().is_some_and(|x| x == "claim") {
+                let module = crate::project::module_name(&canon_root, &canon);
+                let Some(file) = l.program.modules(db).get(&module).copied() else { return false };
+                let Ok(text) = std::fs::read_to_string(path) else { return false };
+                let uses = |t: &str| -> Vec<String> {
+                    claim_syntax::parse_module(t)
+                        .module
+                        .items
+                        .iter()
+                        .filter_map(|i| match &i.kind {
+                            claim_syntax::ast::ItemKind::Use(u) => Some(u.dotted()),
+                            _ => None,
+                        })
+                        .collect()
+                };
+                if uses(file.text(db)) != uses(&text) {
+                    return false;
+                }
+                if let Ok(mut sources) = self.shared.lock() {
+                    sources.set_text(file.file_id(db), text.clone());
+                }
+                file.set_text(db).to(text);
+            } else {
+                db.refresh(path);
+            }
+        }
+        true
+    }
+}
+
+/// Runs again on databases a previous run left in `state` (a first call
+/// fills it): what `--watch` does after each change.
+pub fn run_again<'p>(opts: &BatchOptions, projects: &'p [crate::project::Project], state: &mut RunState<'p>) -> Output {
+    run_projects(opts, projects, state)
+}
+
+fn run_projects<'p>(opts: &BatchOptions, projects: &'p [crate::project::Project], state: &mut RunState<'p>) -> Output {
     // One database per project. The world of each is known once its files
     // are: the world's reads are salsa inputs of that database.
-    let shared = Arc::new(Mutex::new(Sources::new()));
+    let shared = state.shared.clone();
     let new_world =
         |p: &crate::project::Project, dirs| FsWorld::new(p.root.clone(), dirs, shared.clone(), opts.max_load_bytes);
-    for p in projects {
-        let mut db = CliDb::new(new_world(p, Default::default()));
-        db.max_value_len = opts.limits.max_value_len;
-        let l = match shared.lock() {
-            Ok(mut sources) => crate::project::load_with(&db, &mut sources, p, &opts.limits),
-            Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
-        };
-        db.set_world(new_world(p, l.dirs.clone()));
-        dbs.push((p, db, l));
+    let dbs = &mut state.dbs;
+    // A first run loads; a run again reuses what is loaded.
+    if dbs.is_empty() {
+        for p in projects {
+            let mut db = CliDb::new(new_world(p, Default::default()));
+            db.max_value_len = opts.limits.max_value_len;
+            let l = match shared.lock() {
+                Ok(mut sources) => crate::project::load_with(&db, &mut sources, p, &opts.limits),
+                Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
+            };
+            db.set_world(new_world(p, l.dirs.clone()));
+            dbs.push((p, db, l));
+        }
     }
     let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
     let mut diags = Vec::new();

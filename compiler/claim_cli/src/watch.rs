@@ -2,11 +2,14 @@
 //! projects changes (a `.claim` file, a receipt, a hashed tree), printing
 //! only the witnesses whose verdict changed, and the summary line.
 //!
-//! Each run is a whole `claim_batch` run (compile, facts, witnesses) on
-//! the files as they are on disk, so a watch run and a CI run never
-//! disagree; on the corpora here a run takes milliseconds.
+//! The databases stay between runs: a changed module is re-parsed and
+//! re-checked alone, a changed receipt or tree re-evaluates only the facts
+//! that read it (salsa), and every witness runs again on those facts (they
+//! are pure and cheap). A change that alters which modules there are (a
+//! file added or removed, another `use`) starts afresh. Either way the run
+//! reads the files as they are on disk, as CI would.
 
-use crate::batch::{run, BatchOptions};
+use crate::batch::{run_again, BatchOptions, RunState};
 use crate::formats::Format;
 use crate::Output;
 use notify::{RecursiveMode, Watcher};
@@ -72,11 +75,10 @@ pub fn watch(opts: &BatchOptions) -> Output {
     let mut json_opts = opts.clone();
     json_opts.format = Format::Json;
     json_opts.color = false;
-    // The first run is printed in full, as a plain run would.
-    let first = run(opts);
-    print!("{}", first.stdout);
-    eprint!("{}", first.stderr);
-    let mut before = verdicts(&serde_json::from_str(&run(&json_opts).stdout).unwrap_or(Value::Null));
+    let roots: Vec<PathBuf> = match crate::project::projects(&opts.entries) {
+        Ok(ps) => ps.into_iter().map(|p| p.root).collect(),
+        Err(d) => return usage(d.message.clone()),
+    };
     let (tx, rx) = channel();
     let mut watcher = match notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
         if let Ok(e) = e {
@@ -86,35 +88,69 @@ pub fn watch(opts: &BatchOptions) -> Output {
         Ok(w) => w,
         Err(e) => return usage(format!("cannot watch files: {e}")),
     };
-    let roots: Vec<PathBuf> = match crate::project::projects(&opts.entries) {
-        Ok(ps) => ps.into_iter().map(|p| p.root).collect(),
-        Err(d) => return usage(d.message.clone()),
-    };
     for r in &roots {
         if let Err(e) = watcher.watch(r, RecursiveMode::Recursive) {
             return usage(format!("cannot watch `{}`: {e}", r.display()));
         }
     }
-    println!(
-        "watching {} for changes (Ctrl-C to stop)",
-        roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
-    );
-    let _ = std::io::stdout().flush();
-    while let Ok(paths) = rx.recv() {
-        let mut changed = paths;
-        // Editors save in bursts (write, rename, chmod): take them as one.
-        while let Ok(more) = rx.recv_timeout(Duration::from_millis(150)) {
-            changed.extend(more);
+    let mut before: Option<BTreeMap<String, String>> = None;
+    // Each turn of this loop starts afresh (the first run, or a change to
+    // which modules there are); the inner loop reuses the databases.
+    loop {
+        let projects = match crate::project::projects(&opts.entries) {
+            Ok(ps) => ps,
+            Err(d) => return usage(d.message.clone()),
+        };
+        let mut state = RunState::default();
+        match &before {
+            None => {
+                // The first run is printed in full, as a plain run would.
+                let first = run_again(opts, &projects, &mut state);
+                print!("{}", first.stdout);
+                eprint!("{}", first.stderr);
+                let report = run_again(&json_opts, &projects, &mut state);
+                before = Some(verdicts(&serde_json::from_str(&report.stdout).unwrap_or(Value::Null)));
+                let shown = roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ");
+                println!("watching {shown} for changes (Ctrl-C to stop)");
+            }
+            Some(old) => {
+                let report: Value =
+                    serde_json::from_str(&run_again(&json_opts, &projects, &mut state).stdout).unwrap_or(Value::Null);
+                print!("{}", changes(old, &report));
+                before = Some(verdicts(&report));
+            }
         }
-        if changed.iter().all(|p| p.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'))) {
-            continue;
-        }
-        let report: Value = serde_json::from_str(&run(&json_opts).stdout).unwrap_or(Value::Null);
-        print!("{}", changes(&before, &report));
         let _ = std::io::stdout().flush();
-        before = verdicts(&report);
+        loop {
+            let Ok(mut changed) = rx.recv() else {
+                return Output { stdout: String::new(), stderr: String::new(), code: 0 };
+            };
+            // Editors save in bursts (write, rename, chmod): take them as one.
+            while let Ok(more) = rx.recv_timeout(Duration::from_millis(150)) {
+                changed.extend(more);
+            }
+            if changed.iter().all(|p| p.components().any(|c| c.as_os_str().to_string_lossy().starts_with('.'))) {
+                continue;
+            }
+            changed.sort();
+            changed.dedup();
+            // Every change is applied, even after one that needs a fresh start.
+            let mut fresh = false;
+            for p in &changed {
+                if !state.apply_change(p) {
+                    fresh = true;
+                }
+            }
+            if fresh {
+                break;
+            }
+            let report: Value =
+                serde_json::from_str(&run_again(&json_opts, &projects, &mut state).stdout).unwrap_or(Value::Null);
+            print!("{}", changes(before.as_ref().unwrap_or(&BTreeMap::new()), &report));
+            let _ = std::io::stdout().flush();
+            before = Some(verdicts(&report));
+        }
     }
-    Output { stdout: String::new(), stderr: String::new(), code: 0 }
 }
 
 fn usage(message: String) -> Output {

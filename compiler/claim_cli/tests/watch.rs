@@ -58,7 +58,57 @@ fn watch_prints_only_changed_verdicts() {
     let third = until("not run");
     assert!(third.iter().any(|l| l.contains("error[E0")), "{third:?}");
 
+    // Repaired, with a witness renamed: the module alone is re-checked, and
+    // after a run that ran nothing every verdict is news again.
+    std::fs::write(
+        dir.join("main.claim"),
+        "record N { n: Int }\nfact n: N = load(\"n.json\")\nwitness three { holds n.n == 3 }\nwitness positive { holds n.n > 0 }\n",
+    )
+    .expect("write");
+    let fourth = until("2/2 PASS");
+    assert_eq!(fourth, ["PASS positive", "PASS three", "2/2 PASS"]);
+
+    // A new module: a fresh start that includes it.
+    std::fs::write(dir.join("extra.claim"), "witness extra { holds 1 + 1 == 2 }\n").expect("write");
+    let fifth = until("3/3 PASS");
+    assert_eq!(fifth, ["PASS extra", "3/3 PASS"], "only the new witness is news");
+
     let _ = child.kill();
     let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The databases are reused across a receipt change and a module edit,
+/// and only a change to which modules there are asks for a fresh start.
+#[test]
+fn a_run_again_reuses_the_databases() {
+    use claim_cli::batch::{run_again, BatchOptions, RunState};
+    let dir = std::env::temp_dir().join(format!("claim-watch-state-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("Claim.toml"), "").expect("write");
+    std::fs::write(dir.join("n.json"), "{\"n\": 2}").expect("write");
+    let main = "record N { n: Int }\nfact n: N = load(\"n.json\")\nwitness two { holds n.n == 2 }\n";
+    std::fs::write(dir.join("main.claim"), main).expect("write");
+    let opts = BatchOptions::json_run(vec![dir.clone()], None);
+    let projects = claim_cli::project::projects(&opts.entries).expect("projects");
+    let mut state = RunState::default();
+    let passed = |out: &claim_cli::Output| -> serde_json::Value {
+        serde_json::from_str::<serde_json::Value>(&out.stdout).expect("json")["summary"]["passed"].clone()
+    };
+    assert_eq!(passed(&run_again(&opts, &projects, &mut state)), 1);
+
+    std::fs::write(dir.join("n.json"), "{\"n\": 3}").expect("write");
+    assert!(state.apply_change(&dir.join("n.json")), "a receipt change reuses the databases");
+    assert_eq!(passed(&run_again(&opts, &projects, &mut state)), 0);
+
+    std::fs::write(dir.join("main.claim"), main.replace("== 2", "== 3")).expect("write");
+    assert!(state.apply_change(&dir.join("main.claim")), "an edit with the same `use`s reuses them");
+    assert_eq!(passed(&run_again(&opts, &projects, &mut state)), 1);
+
+    std::fs::write(dir.join("main.claim"), format!("use other\n{main}")).expect("write");
+    assert!(!state.apply_change(&dir.join("main.claim")), "another `use` needs a fresh start");
+    std::fs::write(dir.join("new.claim"), "witness w { holds true }\n").expect("write");
+    assert!(!state.apply_change(&dir.join("new.claim")), "a new module needs a fresh start");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -24,6 +24,13 @@ impl Sources {
         self.files.push((name.into(), text));
         FileId(self.files.len() as u32 - 1)
     }
+    /// Replaces a file's text (it changed on disk, in `--watch`).
+    pub fn set_text(&mut self, id: FileId, text: impl Into<String>) {
+        if let (Some(file), Some(lines)) = (self.files.get_mut(id.0 as usize), self.lines.get_mut(id.0 as usize)) {
+            file.1 = text.into();
+            *lines = std::iter::once(0).chain(file.1.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        }
+    }
     pub fn name(&self, id: FileId) -> &str {
         self.files.get(id.0 as usize).map(|f| f.0.as_str()).unwrap_or("<unknown>")
     }
