@@ -13,12 +13,12 @@ fn repo() -> std::path::PathBuf {
 }
 
 fn batch(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
-        .args(args)
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run");
+    run(env!("CARGO_BIN_EXE_claim_batch"), args)
+}
+
+/// Runs one of the binaries in the repository root: exit code and stdout.
+fn run(bin: &str, args: &[&str]) -> (i32, String) {
+    let out = Command::new(bin).args(args).current_dir(repo()).env("NO_COLOR", "1").output().expect("run");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -236,13 +236,7 @@ fn shards_partition_the_corpus_and_merge_back() {
 }
 
 fn claimc(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_claimc"))
-        .args(args)
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+    run(env!("CARGO_BIN_EXE_claimc"), args)
 }
 
 /// The derivation graph: facts flow into the functions and witnesses that

@@ -90,11 +90,6 @@ impl<'s> Comments<'s> {
     pub(crate) fn blank_between(&self, a: u32, b: u32) -> bool {
         self.src.get(a as usize..b as usize).is_some_and(|gap| gap.matches('\n').count() >= 2)
     }
-
-    /// Every comment not yet printed.
-    pub(crate) fn rest(&mut self) -> Vec<(Span, String)> {
-        self.take_before(u32::MAX)
-    }
 }
 
 impl Comments<'_> {

@@ -36,15 +36,9 @@ impl<'s> Printer<'s> {
     }
 
     pub(crate) fn module(&mut self, m: &Module) -> Doc {
+        // Closing at the end of the file takes every comment after the last item.
         let parts = self.parts(m.items.iter(), |i| i.span, |p, i| p.item(i), u32::MAX);
-        let mut doc = lines(&parts, &self.c, None);
-        // Comments at the end of the file, after everything.
-        let rest = self.c.rest();
-        if !rest.is_empty() {
-            doc =
-                cat![doc, Doc::BlankLine, Doc::concat(rest.into_iter().map(|(_, t)| cat![t, Doc::HardLine]).collect())];
-        }
-        doc
+        lines(&parts, &self.c, None)
     }
 
     /// The parts of a sequence: each element with its leading and trailing
