@@ -71,6 +71,7 @@ fn a_10_mb_file_runs_and_a_lower_limit_refuses_it() {
     let (code, out) = batch(&dir, &["--max-source-bytes", "1000000"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("[E0013]") && out.contains("larger than the limit of 1000000"), "{out}");
+    insta::assert_snapshot!("source_size_limit", portable(&out, &dir));
     assert!(!out.contains("PASS"), "{out}");
 }
 
