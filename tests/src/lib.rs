@@ -38,6 +38,7 @@ pub fn batch(entry: &Path) -> String {
         shard: None,
         exit_after: false,
         limits: Default::default(),
+        timings: false,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

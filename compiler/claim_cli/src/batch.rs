@@ -44,6 +44,8 @@ pub struct BatchOptions {
     /// operating system takes the memory back at once.
     pub exit_after: bool,
     pub limits: crate::project::Limits,
+    /// `--timings`: print how long each phase took on standard error.
+    pub timings: bool,
 }
 
 impl BatchOptions {
@@ -64,6 +66,7 @@ impl BatchOptions {
             shard: None,
             exit_after: false,
             limits: Default::default(),
+            timings: false,
         }
     }
 }
@@ -200,6 +203,71 @@ pub fn run_again<'p>(opts: &BatchOptions, projects: &'p [crate::project::Project
 }
 
 fn run_projects<'p>(opts: &BatchOptions, projects: &'p [crate::project::Project], state: &mut RunState<'p>) -> Output {
+    let mut clock = Timings::start(opts.timings);
+    let mut out = run_timed(opts, projects, state, &mut clock);
+    out.stderr.push_str(&clock.report());
+    out
+}
+
+/// The phases of a run and how long each took (`--timings`).
+struct Timings {
+    on: bool,
+    last: std::time::Instant,
+    phases: Vec<(&'static str, std::time::Duration, Option<u64>)>,
+}
+
+/// The resident memory of this process in MB, where the system says
+/// (Linux's `/proc`).
+fn resident_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
+}
+
+impl Timings {
+    fn start(on: bool) -> Timings {
+        Timings { on, last: std::time::Instant::now(), phases: Vec::new() }
+    }
+
+    fn phase(&mut self, name: &'static str) {
+        let now = std::time::Instant::now();
+        // Projects are run one after another: a phase adds up over them.
+        match self.phases.iter_mut().find(|p| p.0 == name) {
+            Some(p) => {
+                p.1 += now - self.last;
+                p.2 = resident_mb();
+            }
+            None => self.phases.push((name, now - self.last, resident_mb())),
+        }
+        self.last = now;
+    }
+
+    fn report(&mut self) -> String {
+        if !self.on {
+            return String::new();
+        }
+        self.phase("report");
+        let total: std::time::Duration = self.phases.iter().map(|p| p.1).sum();
+        let mut s = String::from("timings:");
+        for (name, d, rss) in &self.phases {
+            let _ = write!(s, " {name} {:.1} ms", d.as_secs_f64() * 1e3);
+            if let Some(mb) = rss {
+                let _ = write!(s, " ({mb} MB)");
+            }
+            s.push(',');
+        }
+        let _ = writeln!(s, " total {:.1} ms", total.as_secs_f64() * 1e3);
+        s
+    }
+}
+
+fn run_timed<'p>(
+    opts: &BatchOptions,
+    projects: &'p [crate::project::Project],
+    state: &mut RunState<'p>,
+    clock: &mut Timings,
+) -> Output {
     // One database per project. The world of each is known once its files
     // are: the world's reads are salsa inputs of that database.
     let shared = state.shared.clone();
@@ -212,19 +280,26 @@ fn run_projects<'p>(opts: &BatchOptions, projects: &'p [crate::project::Project]
             let mut db = CliDb::new(new_world(p, Default::default()));
             db.max_value_len = opts.limits.max_value_len;
             let l = match shared.lock() {
-                Ok(mut sources) => crate::project::load_with(&db, &mut sources, p, &opts.limits),
+                Ok(mut sources) => crate::project::load_with(&db, &mut sources, p, &opts.limits, opts.jobs),
                 Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
             };
             db.set_world(new_world(p, l.dirs.clone()));
             dbs.push((p, db, l));
         }
     }
+    clock.phase("load");
     let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
     let mut diags = Vec::new();
     let mut loaded = Vec::new();
     for (p, db, l) in dbs.iter() {
         diags.extend(l.errors.iter().cloned());
+        let files: Vec<claim_sema::SourceFile> = l.program.modules(db).values().copied().collect();
+        crate::par::warm(db, &files, opts.jobs, |db, file| {
+            claim_sema::db::check_module(db, l.program, *file);
+        });
+        clock.phase("check");
         let compiled = compile(db, l.program);
+        clock.phase("merge");
         diags.extend(compiled.diagnostics.iter().cloned());
         loaded.push((*p, l, compiled));
     }
@@ -244,7 +319,12 @@ fn run_projects<'p>(opts: &BatchOptions, projects: &'p [crate::project::Project]
     let mut evaluators = Vec::new();
     let mut late = Vec::new();
     for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(&loaded) {
+        let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
+        crate::par::warm(db, &facts, opts.jobs, |db, fact| {
+            claim_eval::incremental::fact_value(db, l.program, claim_eval::incremental::FactKey::new(db, fact.name.clone()));
+        });
         let (values, errors) = evaluate_facts(db, l.program);
+        clock.phase("facts");
         fact_errors.extend(errors);
         // Lints that need the facts' values (W0006).
         late.extend(claim_eval::evidence_lint::unmentioned_bindings(values.values()));
@@ -283,6 +363,7 @@ fn run_projects<'p>(opts: &BatchOptions, projects: &'p [crate::project::Project]
             frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
         }
     }
+    clock.phase("witnesses");
     let sources = sources_now();
     if opts.format != Format::Human {
         let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());

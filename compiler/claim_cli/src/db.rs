@@ -23,7 +23,11 @@ struct ReadKey {
     from: FileId,
     path: String,
     reference: Option<String>,
-    ty: String,
+    ty: Ty,
+    /// Which type definitions decode it, by identity: a program whose
+    /// types changed reads again. (The `Read` keeps them alive, so the
+    /// address stays theirs.)
+    types: usize,
 }
 
 /// A read and what it needs to be done again.
@@ -145,14 +149,15 @@ impl EvalDb for CliDb {
             from: call.from,
             path: call.path.to_string(),
             reference: reference.map(str::to_string),
-            ty: format!("{ty:?}"),
+            ty: ty.clone(),
+            types: std::sync::Arc::as_ptr(types) as usize,
         };
         if let Some(read) = self.reads.lock().ok().and_then(|r| r.get(&key).map(|r| r.file)) {
             return read;
         }
+        let resolved = self.world.resolve(call).ok();
         let value = perform(&self.world, kind, call, reference, ty, types);
         let file = WorldFile::new(self, WorldRead(Arc::new(value)));
-        let resolved = self.world.resolve(call).ok();
         if let Ok(mut reads) = self.reads.lock() {
             reads.insert(key, Read { file, resolved, ty: ty.clone(), types: types.clone(), call: call.call });
         }

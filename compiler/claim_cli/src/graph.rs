@@ -42,8 +42,9 @@ fn kind_and_label(n: &GlobalName, c: &Compiled) -> (Kind, String) {
 
 /// Renders the graph of one program.
 pub fn render(c: &Compiled, format: GraphFormat, verdicts: Option<&Verdicts>) -> String {
+    let reads: BTreeSet<(&GlobalName, &GlobalName)> = c.reads.iter().map(|(a, b)| (a, b)).collect();
     let mut nodes: BTreeSet<&GlobalName> = BTreeSet::new();
-    for (from, to) in &c.reads {
+    for (from, to) in &reads {
         nodes.insert(from);
         nodes.insert(to);
     }
@@ -101,8 +102,8 @@ pub fn render(c: &Compiled, format: GraphFormat, verdicts: Option<&Verdicts>) ->
         }
     }
     // Data flows from what is read to its reader.
-    for (from, to) in &c.reads {
-        let (Some(a), Some(b)) = (ids.get(to), ids.get(from)) else { continue };
+    for (from, to) in &reads {
+        let (Some(a), Some(b)) = (ids.get(*to), ids.get(*from)) else { continue };
         match format {
             GraphFormat::Dot => {
                 let _ = writeln!(out, "  n{a} -> n{b};");

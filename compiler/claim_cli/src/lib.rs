@@ -14,6 +14,7 @@ pub mod graph;
 pub mod lsp;
 pub mod merge;
 pub mod oci;
+pub mod par;
 pub mod project;
 pub mod seeded;
 pub mod stdlib;

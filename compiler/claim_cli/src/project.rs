@@ -148,18 +148,31 @@ pub struct Loaded {
 }
 
 /// Reads the entries and, following `use`, every module they reach.
-pub fn load(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Project) -> Loaded {
-    load_with(db, sources, project, &Limits::default())
+pub fn load<D: claim_sema::Db + Clone + Send>(db: &D, sources: &mut Sources, project: &Project) -> Loaded {
+    load_with(db, sources, project, &Limits::default(), 1)
 }
 
-/// `load`, with limits other than the defaults.
-pub fn load_with(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Project, limits: &Limits) -> Loaded {
+/// What loading has found so far.
+#[derive(Default)]
+struct Found {
+    dirs: HashMap<FileId, PathBuf>,
+    errors: Vec<Diagnostic>,
+    unreadable: BTreeMap<String, String>,
+}
+
+/// `load`, with limits other than the defaults, parsing the entries on
+/// `jobs` threads.
+pub fn load_with<D: claim_sema::Db + Clone + Send>(
+    db: &D,
+    sources: &mut Sources,
+    project: &Project,
+    limits: &Limits,
+    jobs: usize,
+) -> Loaded {
     let mut modules: BTreeMap<String, SourceFile> = BTreeMap::new();
-    let mut dirs = HashMap::new();
-    let mut errors = Vec::new();
-    let mut unreadable = BTreeMap::new();
+    let mut found = Found::default();
     if project.entries.len() > limits.max_files {
-        errors.push(
+        found.errors.push(
             Diagnostic::error(
                 "E0014",
                 format!(
@@ -172,77 +185,42 @@ pub fn load_with(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Proje
             .with_help("raise the limit with `--max-files`, or give fewer entries"),
         );
         let program = Program::new(db, BTreeMap::new(), Vec::new(), BTreeMap::new());
-        return Loaded { program, entries: Vec::new(), dirs, errors };
+        return Loaded { program, entries: Vec::new(), dirs: found.dirs, errors: found.errors };
     }
     let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
-    let mut queue: Vec<(String, Option<PathBuf>)> =
-        project.entries.iter().map(|e| (module_name(&project.root, e), Some(e.clone()))).collect();
+    // The entries are read first and parsed in parallel; following `use`
+    // then finds them parsed, and reads and parses the rest.
+    let mut tried: std::collections::HashSet<String> = Default::default();
+    let mut read: HashMap<String, SourceFile> = HashMap::new();
+    for (module, path) in entries.iter().zip(&project.entries) {
+        if tried.insert(module.clone()) {
+            if let Some((text, fid)) = read_module(sources, project, limits, module, Some(path.clone()), &mut found) {
+                read.insert(module.clone(), SourceFile::new(db, module.clone(), text, fid));
+            }
+        }
+    }
+    let files: Vec<SourceFile> = read.values().copied().collect();
+    crate::par::warm(db, &files, jobs, |db, file| {
+        claim_sema::parse(db, *file);
+    });
+    let mut queue: Vec<String> = entries.clone();
     queue.reverse();
-    while let Some((module, path)) = queue.pop() {
+    while let Some(module) = queue.pop() {
         if modules.contains_key(&module) {
             continue;
         }
-        let (text, fid) = if module.starts_with("std.") || module == "std" {
-            let Some(src) = crate::stdlib::source(&module) else {
-                continue;
-            };
-            let fid = sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src);
-            (src.to_string(), fid)
-        } else {
-            let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
-            if !path.exists() {
-                // Reported at the `use` by the checker, which knows where it is.
-                continue;
-            }
-            if !path.is_file() {
-                unreadable.insert(module, format!("`{}` is not a file", display_name(&path)));
-                continue;
-            }
-            let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            if size > limits.max_source_bytes {
-                errors.push(
-                    Diagnostic::error(
-                        "E0013",
-                        format!(
-                            "`{}` is {size} bytes, larger than the limit of {}",
-                            display_name(&path),
-                            limits.max_source_bytes
-                        ),
-                    )
-                    .with_help("raise the limit with `--max-source-bytes`, or split the module"),
-                );
-                continue;
-            }
-            match std::fs::read(&path) {
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Ok(text) => {
-                        let fid = sources.add(display_name(&path), text.clone());
-                        dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
-                        (text, fid)
-                    }
-                    Err(e) => {
-                        let offset = e.utf8_error().valid_up_to();
-                        let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                        let fid = sources.add(display_name(&path), lossy.clone());
-                        let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
-                        errors.push(
-                            Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", display_name(&path)))
-                                .at(fid, Span::new(offset, end), format!("invalid byte at offset {offset}"))
-                                .with_help("Claim source must be UTF-8 text"),
-                        );
-                        continue;
-                    }
-                },
-                Err(e) => {
-                    unreadable.insert(module, format!("`{}`: {e}", display_name(&path)));
-                    continue;
-                }
-            }
+        let file = match read.remove(&module) {
+            Some(file) => file,
+            None if !tried.insert(module.clone()) => continue,
+            None => match read_module(sources, project, limits, &module, None, &mut found) {
+                Some((text, fid)) => SourceFile::new(db, module.clone(), text, fid),
+                None => continue,
+            },
         };
-        let file = SourceFile::new(db, module.clone(), text, fid);
+        let fid = file.file_id(db);
         let (depth, at) = claim_syntax::depth::max_depth(&claim_sema::parse(db, file).module);
         if depth > limits.max_nesting {
-            errors.push(
+            found.errors.push(
                 Diagnostic::error("E0012", format!("nesting deeper than the limit of {} levels", limits.max_nesting))
                     .at(fid, at, format!("{depth} levels deep here"))
                     .with_help("name the inner parts with `let` or functions, or raise the limit with `--max-nesting`"),
@@ -250,11 +228,79 @@ pub fn load_with(db: &dyn claim_sema::Db, sources: &mut Sources, project: &Proje
         }
         for item in &claim_sema::parse(db, file).module.items {
             if let ItemKind::Use(u) = &item.kind {
-                queue.push((u.dotted(), None));
+                queue.push(u.dotted());
             }
         }
         modules.insert(module, file);
     }
-    let program = Program::new(db, modules, entries.clone(), unreadable);
-    Loaded { program, entries, dirs, errors }
+    let program = Program::new(db, modules, entries.clone(), found.unreadable);
+    Loaded { program, entries, dirs: found.dirs, errors: found.errors }
+}
+
+/// Reads one module's text: from the standard library, from the path of
+/// an entry, or from where its module path says. `None` where there is
+/// nothing to load: a missing file (reported at the `use`), an unreadable
+/// or over-large one, or one that is not UTF-8 (reported here).
+fn read_module(
+    sources: &mut Sources,
+    project: &Project,
+    limits: &Limits,
+    module: &str,
+    path: Option<PathBuf>,
+    found: &mut Found,
+) -> Option<(String, FileId)> {
+    if module.starts_with("std.") || module == "std" {
+        let src = crate::stdlib::source(module)?;
+        let fid = sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src);
+        return Some((src.to_string(), fid));
+    }
+    let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
+    let meta = match std::fs::metadata(&path) {
+        // Reported at the `use` by the checker, which knows where it is.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            found.unreadable.insert(module.to_string(), format!("`{}`: {e}", display_name(&path)));
+            return None;
+        }
+        Ok(m) => m,
+    };
+    if !meta.is_file() {
+        found.unreadable.insert(module.to_string(), format!("`{}` is not a file", display_name(&path)));
+        return None;
+    }
+    if meta.len() > limits.max_source_bytes {
+        found.errors.push(
+            Diagnostic::error(
+                "E0013",
+                format!("`{}` is {} bytes, larger than the limit of {}", display_name(&path), meta.len(), limits.max_source_bytes),
+            )
+            .with_help("raise the limit with `--max-source-bytes`, or split the module"),
+        );
+        return None;
+    }
+    match std::fs::read(&path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => {
+                let fid = sources.add(display_name(&path), text.clone());
+                found.dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
+                Some((text, fid))
+            }
+            Err(e) => {
+                let offset = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let fid = sources.add(display_name(&path), lossy.clone());
+                let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
+                found.errors.push(
+                    Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", display_name(&path)))
+                        .at(fid, Span::new(offset, end), format!("invalid byte at offset {offset}"))
+                        .with_help("Claim source must be UTF-8 text"),
+                );
+                None
+            }
+        },
+        Err(e) => {
+            found.unreadable.insert(module.to_string(), format!("`{}`: {e}", display_name(&path)));
+            None
+        }
+    }
 }

@@ -94,7 +94,7 @@ impl DbWorld<'_> {
     }
 
     fn digest<const N: usize>(&self, kind: WorldFn, call: &WorldCall<'_>, ty: Ty) -> Result<[u8; N], Vec<Diagnostic>> {
-        let v = self.read(kind, call, None, &ty, &Types::new())?;
+        let v = self.read(kind, call, None, &ty, &Types::default())?;
         match &v.kind {
             crate::V::Digest(_, bytes) if bytes.len() == N => {
                 let mut out = [0u8; N];

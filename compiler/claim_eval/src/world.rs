@@ -8,7 +8,7 @@ use claim_syntax::{FileId, Loc};
 use std::collections::BTreeMap;
 
 /// Everything `load` needs to decode into a declared type.
-pub type Types = BTreeMap<GlobalName, TypeInfo>;
+pub type Types = std::sync::Arc<BTreeMap<GlobalName, TypeInfo>>;
 
 /// A world call: which function, the path as written, the file that names
 /// it (paths are relative to it) and the call's location.

@@ -15,15 +15,17 @@ use std::sync::Arc;
 pub struct Compiled {
     /// Checked modules by module path.
     pub modules: BTreeMap<String, Arc<hir::Module>>,
-    pub types: BTreeMap<GlobalName, TypeInfo>,
+    /// Shared: every read of the world keeps it, to decode again on a change.
+    pub types: Arc<BTreeMap<GlobalName, TypeInfo>>,
     pub refusals: BTreeMap<Arc<str>, hir::Refusal>,
     /// Where each function and fact is: `(module, position)`, built once so
     /// that evaluation never scans the program.
     pub functions: std::collections::HashMap<GlobalName, (String, usize)>,
     pub facts: std::collections::HashMap<GlobalName, (String, usize)>,
     /// What reads what: `(reader, read)`, readers being functions, facts,
-    /// and witnesses and frontiers (named `witness w`, `frontier f`).
-    pub reads: std::collections::BTreeSet<(GlobalName, GlobalName)>,
+    /// and witnesses and frontiers (named `witness w`, `frontier f`); in
+    /// module order, possibly repeated (the graph sorts it).
+    pub reads: Vec<(GlobalName, GlobalName)>,
     /// Every diagnostic, errors and warnings, sorted by location.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -50,10 +52,8 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut imports: NameGraph<String> = NameGraph::default();
     let mut use_sites: std::collections::HashMap<(String, String), Loc> = Default::default();
     let mut calls: NameGraph<GlobalName> = NameGraph::default();
-    let mut call_sites: std::collections::HashMap<(GlobalName, GlobalName), Loc> = Default::default();
     let mut witnesses: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
     let mut read: std::collections::HashSet<GlobalName> = Default::default();
-    let mut reads: Vec<(GlobalName, GlobalName)> = Vec::new();
     let mut refused: std::collections::BTreeSet<Arc<str>> = Default::default();
     let mut std_files: std::collections::BTreeSet<claim_syntax::FileId> = Default::default();
     let mut frontiers: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
@@ -90,14 +90,17 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             std_files.insert(fid);
         }
         refused.extend(checked.refused.iter().cloned());
-        for (from, to, span) in &checked.edges {
+        for (from, to, _) in &checked.edges {
             read.insert(to.clone());
-            reads.push((from.clone(), to.clone()));
-            calls.edge(from, to);
-            call_sites.entry((from.clone(), to.clone())).or_insert(Loc::new(fid, *span));
+            // Nothing calls a witness or a frontier: they close no cycle,
+            // and most edges are theirs.
+            if !is_witness_or_frontier(from) {
+                calls.edge(from, to);
+            }
         }
+        out.reads.extend(checked.edges.iter().map(|(from, to, _)| (from.clone(), to.clone())));
         for t in sigs.types.values() {
-            out.types.insert(t.name.clone(), t.clone());
+            Arc::make_mut(&mut out.types).insert(t.name.clone(), t.clone());
         }
         for item in &parsed.module.items {
             match &item.kind {
@@ -132,8 +135,6 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         out.modules.insert(name.clone(), checked.hir.clone());
     }
 
-    // Built at once from a sorted list rather than edge by edge.
-    out.reads = reads.into_iter().collect();
     for cycle in imports.cycles() {
         let loc = use_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
         let path = cycle.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ");
@@ -145,7 +146,13 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         diags.push(d);
     }
     for cycle in calls.cycles() {
-        let loc = call_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
+        // Where the first call of the cycle is made: looked up only for a
+        // cycle, rather than remembered for every call.
+        let loc = program.modules(db).values().find_map(|file| {
+            let edges = &check_module(db, program, *file).edges;
+            let (_, _, span) = edges.iter().find(|(from, to, _)| *from == cycle[0] && *to == cycle[1])?;
+            Some(Loc::new(file.file_id(db), *span))
+        });
         let path = cycle.iter().map(|m| format!("`{}`", m.name)).collect::<Vec<_>>().join(" → ");
         let mut d = Diagnostic::error("E0215", format!("recursion is not allowed: {path}"))
             .with_note("the call graph of functions and facts must be acyclic, so every program terminates")
@@ -163,6 +170,10 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     diags.dedup();
     out.diagnostics = diags;
     out
+}
+
+fn is_witness_or_frontier(n: &GlobalName) -> bool {
+    n.name.starts_with("witness ") || n.name.starts_with("frontier ")
 }
 
 fn unique(

@@ -57,6 +57,10 @@ struct Args {
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
+    /// Print how long each phase of the run took (load, compile, facts,
+    /// witnesses, report) on standard error.
+    #[arg(long)]
+    timings: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -122,6 +126,7 @@ fn main() {
             max_value_len: args.max_value_len,
         },
         timeout_per_witness: Some(args.timeout_per_witness),
+        timings: args.timings,
     };
     if args.watch {
         claim_cli::main_guarded(move || claim_cli::watch::watch(&opts))
