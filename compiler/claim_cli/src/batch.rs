@@ -333,7 +333,15 @@ fn run_timed<'p>(
     if !fact_errors.is_empty() {
         return stopped(opts, &fact_errors, &sources_now(), "could not evaluate the facts");
     }
-    late.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    // By file name, not id: JSON files get their ids in the order facts
+    // read them, which threads decide.
+    {
+        let sources = sources_now();
+        late.sort_by_cached_key(|d| {
+            let at = d.primary.as_ref().map(|l| (sources.name(l.loc.file).to_string(), l.loc.span.start, l.loc.span.end));
+            (at, d.code)
+        });
+    }
     if opts.deny_warnings && !late.is_empty() {
         for d in &mut late {
             d.severity = claim_diagnostics::Severity::Error;

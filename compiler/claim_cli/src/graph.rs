@@ -33,7 +33,7 @@ fn kind_and_label(n: &GlobalName, c: &Compiled) -> (Kind, String) {
         return (Kind::Frontier, f.to_string());
     }
     let qualified = if n.module.starts_with("std.") { format!("{}.{}", n.module, n.name) } else { n.name.to_string() };
-    if c.facts.contains_key(n) {
+    if c.fact(n).is_some() {
         (Kind::Fact, qualified)
     } else {
         (Kind::Function, qualified)
@@ -42,7 +42,7 @@ fn kind_and_label(n: &GlobalName, c: &Compiled) -> (Kind, String) {
 
 /// Renders the graph of one program.
 pub fn render(c: &Compiled, format: GraphFormat, verdicts: Option<&Verdicts>) -> String {
-    let reads: BTreeSet<(&GlobalName, &GlobalName)> = c.reads.iter().map(|(a, b)| (a, b)).collect();
+    let reads: BTreeSet<(&GlobalName, &GlobalName)> = c.reads.iter().flat_map(|m| m.iter()).map(|(a, b)| (a, b)).collect();
     let mut nodes: BTreeSet<&GlobalName> = BTreeSet::new();
     for (from, to) in &reads {
         nodes.insert(from);

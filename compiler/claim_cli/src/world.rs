@@ -29,6 +29,20 @@ pub struct FsWorld {
     json_cache: Cache<(Arc<json::Json>, FileId)>,
     hash_cache: Cache<[u8; 32]>,
     tree_cache: Cache<[u8; 20]>,
+    /// Canonical forms of the folders files were read from, with which of
+    /// their entries are symlinks: most reads are of files in a few
+    /// folders, and resolving every component of every path again was a
+    /// tenth of a large run.
+    real_dirs: Mutex<HashMap<PathBuf, Arc<Folder>>>,
+    /// Each path as written, from each file, resolved: a read resolves
+    /// once to find its input and once to perform it.
+    resolved: Mutex<HashMap<(PathBuf, String), PathBuf>>,
+}
+
+/// A folder's canonical path and its entries: `true` for a symlink.
+struct Folder {
+    real: PathBuf,
+    entries: HashMap<std::ffi::OsString, bool>,
 }
 
 impl FsWorld {
@@ -48,6 +62,8 @@ impl FsWorld {
             json_cache: Mutex::default(),
             hash_cache: Mutex::default(),
             tree_cache: Mutex::default(),
+            real_dirs: Mutex::default(),
+            resolved: Mutex::default(),
         }
     }
 
@@ -57,6 +73,22 @@ impl FsWorld {
 
     /// Resolves a path as §6 says, and checks that it stays in the root.
     pub fn resolve(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
+        // Keyed by the folder the path is relative to and the path itself.
+        // Failures are not kept: they are rare, and each diagnostic points
+        // at its own call.
+        let base = self.dirs.get(&call.from).cloned().unwrap_or_else(|| self.root.clone());
+        let key = (base, call.path.to_string());
+        if let Some(hit) = self.resolved.lock().ok().and_then(|c| c.get(&key).cloned()) {
+            return Ok(hit);
+        }
+        let r = self.resolve_uncached(call);
+        if let (Ok(path), Ok(mut c)) = (&r, self.resolved.lock()) {
+            c.insert(key, path.clone());
+        }
+        r
+    }
+
+    fn resolve_uncached(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
         let p = call.path;
         if p.is_empty() {
             return Err(Self::err(call, "E0302", "empty path".into(), "names no file"));
@@ -93,7 +125,7 @@ impl FsWorld {
             }
         }
         let full: PathBuf = parts.iter().fold(self.root.clone(), |acc, s| acc.join(s));
-        match full.canonicalize() {
+        match self.canonical(&full) {
             Ok(real) if real.starts_with(&self.real_root) => Ok(real),
             Ok(real) => {
                 Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root through a symlink"))
@@ -154,8 +186,38 @@ impl FsWorld {
         }
     }
 
+    /// `path.canonicalize()`, from its folder's canonical form and listing
+    /// (each read once) where the file itself is no symlink.
+    fn canonical(&self, path: &Path) -> std::io::Result<PathBuf> {
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return path.canonicalize() };
+        let known = self.real_dirs.lock().ok().and_then(|d| d.get(dir).cloned());
+        let folder = match known {
+            Some(f) => f,
+            None => {
+                let real = dir.canonicalize()?;
+                let Ok(entries) = list(&real) else { return path.canonicalize() };
+                let f = Arc::new(Folder { real, entries });
+                if let Ok(mut dirs) = self.real_dirs.lock() {
+                    dirs.insert(dir.to_path_buf(), f.clone());
+                }
+                f
+            }
+        };
+        match folder.entries.get(name) {
+            Some(false) => Ok(folder.real.join(name)),
+            Some(true) => path.canonicalize(),
+            None => Err(std::io::Error::from(std::io::ErrorKind::NotFound)),
+        }
+    }
+
     /// Forgets what was read at or below `path`, so it is read again.
     pub fn forget(&self, path: &Path) {
+        if let Ok(mut d) = self.real_dirs.lock() {
+            d.clear();
+        }
+        if let Ok(mut r) = self.resolved.lock() {
+            r.clear();
+        }
         let stale = |p: &PathBuf| p.starts_with(path) || path.starts_with(p);
         if let Ok(mut c) = self.json_cache.lock() {
             c.retain(|p, _| !stale(p));
@@ -184,11 +246,24 @@ impl FsWorld {
     }
 }
 
+/// A folder's entries, `true` for a symlink.
+fn list(dir: &Path) -> std::io::Result<HashMap<std::ffi::OsString, bool>> {
+    let mut entries = HashMap::new();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        entries.insert(e.file_name(), e.file_type()?.is_symlink());
+    }
+    Ok(entries)
+}
+
 /// SHA-256 of a file, streamed in constant memory.
 pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
     let mut f = std::fs::File::open(path)?;
     let mut h = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
+    // No larger than the file: zeroing a 1 MiB buffer for each small wheel
+    // or patch cost more than hashing it.
+    let size = f.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+    let mut buf = vec![0u8; size.clamp(1, 1 << 20) as usize];
     loop {
         let n = f.read(&mut buf)?;
         if n == 0 {

@@ -12,6 +12,7 @@ mod lints;
 pub mod program;
 pub mod scope;
 pub mod sigs;
+pub mod summary;
 pub mod ty;
 
 pub use db::{compile, parse, Database, Db, Program, SourceFile};

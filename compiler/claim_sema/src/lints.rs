@@ -19,7 +19,7 @@ fn is_std(module: &str) -> bool {
 
 pub(crate) fn lints(
     modules: &BTreeMap<String, Arc<hir::Module>>,
-    read: &std::collections::HashSet<GlobalName>,
+    unread: &rustc_hash::FxHashSet<&GlobalName>,
     refused: &BTreeSet<Arc<str>>,
     refusals: &BTreeMap<Arc<str>, hir::Refusal>,
     std_files: &BTreeSet<claim_syntax::FileId>,
@@ -28,7 +28,7 @@ pub(crate) fn lints(
     for (name, m) in modules.iter().filter(|(n, _)| !is_std(n)) {
         let _ = name;
         for f in &m.facts {
-            if !read.contains(&f.name) && !f.name.name.starts_with('_') {
+            if unread.contains(&f.name) && !f.name.name.starts_with('_') {
                 out.push(
                     Diagnostic::warning("W0002", format!("fact `{}` has no reader", f.name.name))
                         .at_loc(f.loc, "nothing reads this fact")
@@ -38,7 +38,7 @@ pub(crate) fn lints(
             }
         }
         for f in &m.functions {
-            if !read.contains(&f.name) && !f.name.name.starts_with('_') {
+            if unread.contains(&f.name) && !f.name.name.starts_with('_') {
                 out.push(
                     Diagnostic::warning("W0002", format!("function `{}` has no reader", f.name.name))
                         .at_loc(f.loc, "nothing calls this function")

@@ -1,15 +1,27 @@
 //! Compiling the whole program: every module's diagnostics, then the checks
 //! that need all modules at once (import and call cycles, global names).
+//! Each module is summarised by its own query (`summary.rs`); this merge
+//! only joins the summaries, so an edit to one module costs one summary and
+//! a pass over the others' few program-wide facts.
 
-use crate::db::{check_module, item_index, module_scope, module_sigs, parse, Db, Program};
+use crate::db::{Db, Program};
 use crate::graph::NameGraph;
 use crate::hir;
+use crate::summary::module_summary;
 use crate::ty::{GlobalName, TypeInfo};
 use claim_diagnostics::Diagnostic;
-use claim_syntax::ast::ItemKind;
 use claim_syntax::Loc;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// A module's items by name, for lookups during evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Items {
+    hir: Arc<hir::Module>,
+    functions: Arc<FxHashMap<Arc<str>, usize>>,
+    facts: Arc<FxHashMap<Arc<str>, usize>>,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Compiled {
@@ -18,27 +30,26 @@ pub struct Compiled {
     /// Shared: every read of the world keeps it, to decode again on a change.
     pub types: Arc<BTreeMap<GlobalName, TypeInfo>>,
     pub refusals: BTreeMap<Arc<str>, hir::Refusal>,
-    /// Where each function and fact is: `(module, position)`, built once so
-    /// that evaluation never scans the program.
-    pub functions: std::collections::HashMap<GlobalName, (String, usize)>,
-    pub facts: std::collections::HashMap<GlobalName, (String, usize)>,
+    /// Where each function and fact is, built once so that evaluation
+    /// never scans the program.
+    items: FxHashMap<Arc<str>, Items>,
     /// What reads what: `(reader, read)`, readers being functions, facts,
-    /// and witnesses and frontiers (named `witness w`, `frontier f`); in
-    /// module order, possibly repeated (the graph sorts it).
-    pub reads: Vec<(GlobalName, GlobalName)>,
+    /// and witnesses and frontiers (named `witness w`, `frontier f`); per
+    /// module, in module order, possibly repeated (the graph sorts it).
+    pub reads: Vec<Arc<Vec<(GlobalName, GlobalName)>>>,
     /// Every diagnostic, errors and warnings, sorted by location.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Compiled {
     pub fn function(&self, name: &GlobalName) -> Option<&hir::Function> {
-        let (m, i) = self.functions.get(name)?;
-        self.modules.get(m)?.functions.get(*i)
+        let m = self.items.get(&*name.module)?;
+        m.hir.functions.get(*m.functions.get(&*name.name)?)
     }
 
     pub fn fact(&self, name: &GlobalName) -> Option<&hir::Fact> {
-        let (m, i) = self.facts.get(name)?;
-        self.modules.get(m)?.facts.get(*i)
+        let m = self.items.get(&*name.module)?;
+        m.hir.facts.get(*m.facts.get(&*name.name)?)
     }
 
     pub fn has_errors(&self) -> bool {
@@ -50,13 +61,13 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut out = Compiled::default();
     let mut diags = Vec::new();
     let mut imports: NameGraph<String> = NameGraph::default();
-    let mut use_sites: std::collections::HashMap<(String, String), Loc> = Default::default();
-    let mut calls: NameGraph<GlobalName> = NameGraph::default();
-    let mut witnesses: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
-    let mut read: std::collections::HashSet<GlobalName> = Default::default();
+    let mut use_sites: FxHashMap<(String, String), Loc> = Default::default();
+    let mut witnesses: FxHashMap<Arc<str>, Loc> = Default::default();
+    let mut frontiers: FxHashMap<Arc<str>, Loc> = Default::default();
+    let mut read_elsewhere: FxHashSet<GlobalName> = Default::default();
     let mut refused: std::collections::BTreeSet<Arc<str>> = Default::default();
     let mut std_files: std::collections::BTreeSet<claim_syntax::FileId> = Default::default();
-    let mut frontiers: BTreeMap<Arc<str>, Loc> = BTreeMap::new();
+    let mut cycles: Vec<(Vec<GlobalName>, Option<Loc>)> = Vec::new();
     for (code, summary) in crate::builtins::BUILTIN_CODES {
         out.refusals.insert(
             Arc::from(*code),
@@ -67,75 +78,60 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             },
         );
     }
-
-    for (name, file) in program.modules(db) {
-        let file = *file;
-        let fid = file.file_id(db);
-        let parsed = parse(db, file);
-        diags.extend(parsed.errors.iter().map(|e| Diagnostic::from_syntax(fid, e)));
-        diags.extend(item_index(db, file).diagnostics.iter().cloned());
-        let scope = module_scope(db, program, file);
-        diags.extend(scope.diagnostics.iter().cloned());
-        let sigs = module_sigs(db, program, file);
-        diags.extend(sigs.diagnostics.iter().cloned());
-        let checked = check_module(db, program, file);
-        diags.extend(checked.diagnostics.iter().cloned());
-
+    let mut types = BTreeMap::new();
+    let summaries: Vec<(&String, &crate::summary::ModuleSummary)> =
+        program.modules(db).iter().map(|(name, file)| (name, module_summary(db, program, *file))).collect();
+    witnesses.reserve(summaries.iter().map(|(_, s)| s.witnesses.len()).sum());
+    for (name, sum) in &summaries {
+        let fid = sum.file;
+        diags.extend(sum.diagnostics.iter().cloned());
         imports.node(name);
-        for (target, span) in &scope.imports {
-            imports.edge(name, &target.to_string());
-            use_sites.entry((name.clone(), target.to_string())).or_insert(Loc::new(fid, *span));
+        for (target, span) in &sum.imports {
+            imports.edge(name, target);
+            use_sites.entry(((*name).clone(), target.clone())).or_insert(Loc::new(fid, *span));
         }
-        if name.starts_with("std.") {
+        if sum.is_std {
             std_files.insert(fid);
         }
-        refused.extend(checked.refused.iter().cloned());
-        for (from, to, _) in &checked.edges {
-            read.insert(to.clone());
-            // Nothing calls a witness or a frontier: they close no cycle,
-            // and most edges are theirs.
-            if !is_witness_or_frontier(from) {
-                calls.edge(from, to);
-            }
+        refused.extend(sum.refused.iter().cloned());
+        read_elsewhere.extend(sum.reads_elsewhere.iter().cloned());
+        cycles.extend(sum.cycles.iter().map(|(c, at)| (c.clone(), at.map(|s| Loc::new(fid, s)))));
+        for t in &sum.types {
+            types.insert(t.name.clone(), t.clone());
         }
-        out.reads.extend(checked.edges.iter().map(|(from, to, _)| (from.clone(), to.clone())));
-        for t in sigs.types.values() {
-            Arc::make_mut(&mut out.types).insert(t.name.clone(), t.clone());
-        }
-        for item in &parsed.module.items {
-            match &item.kind {
-                ItemKind::Refusal { name, summary } => {
-                    let code: Arc<str> = name.name.as_str().into();
-                    let loc = Loc::new(fid, name.span);
-                    if let Some(prev) = out.refusals.get(&code) {
-                        let mut d = Diagnostic::error("E0213", format!("refusal code `{code}` is declared twice"))
-                            .at_loc(loc, "declared again here")
-                            .with_note("refusal codes are global: one code names one refusal in the whole program");
-                        if prev.loc.file.0 == u32::MAX {
-                            d = d.with_help(format!("`{code}` is a built-in code; use it without declaring it"));
-                        } else {
-                            d = d.with_secondary(prev.loc, "first declared here");
-                        }
-                        diags.push(d);
-                        continue;
-                    }
-                    out.refusals.insert(code.clone(), hir::Refusal { code, summary: summary.as_str().into(), loc });
+        for r in &sum.refusals {
+            if let Some(prev) = out.refusals.get(&r.code) {
+                let code = &r.code;
+                let mut d = Diagnostic::error("E0213", format!("refusal code `{code}` is declared twice"))
+                    .at_loc(r.loc, "declared again here")
+                    .with_note("refusal codes are global: one code names one refusal in the whole program");
+                if prev.loc.file.0 == u32::MAX {
+                    d = d.with_help(format!("`{code}` is a built-in code; use it without declaring it"));
+                } else {
+                    d = d.with_secondary(prev.loc, "first declared here");
                 }
-                ItemKind::Witness { name, .. } => unique(&mut witnesses, &mut diags, name, fid, "E0214", "witness"),
-                ItemKind::Frontier { name, .. } => unique(&mut frontiers, &mut diags, name, fid, "E0221", "frontier"),
-                _ => {}
+                diags.push(d);
+                continue;
             }
+            out.refusals.insert(r.code.clone(), r.clone());
         }
-        for (i, f) in checked.hir.functions.iter().enumerate() {
-            out.functions.insert(f.name.clone(), (name.clone(), i));
+        for (w, span) in &sum.witnesses {
+            unique(&mut witnesses, &mut diags, w, Loc::new(fid, *span), "E0214", "witness");
         }
-        for (i, f) in checked.hir.facts.iter().enumerate() {
-            out.facts.insert(f.name.clone(), (name.clone(), i));
+        for (f, span) in &sum.frontiers {
+            unique(&mut frontiers, &mut diags, f, Loc::new(fid, *span), "E0221", "frontier");
         }
-        out.modules.insert(name.clone(), checked.hir.clone());
+        out.items.insert(
+            Arc::from(name.as_str()),
+            Items { hir: sum.hir.clone(), functions: sum.functions.clone(), facts: sum.facts.clone() },
+        );
+        out.reads.push(sum.reads.clone());
+        out.modules.insert((*name).clone(), sum.hir.clone());
     }
+    out.types = Arc::new(types);
 
-    for cycle in imports.cycles() {
+    let import_cycles = imports.cycles();
+    for cycle in &import_cycles {
         let loc = use_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
         let path = cycle.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ");
         let mut d = Diagnostic::error("E0102", format!("import cycle: {path}"))
@@ -145,14 +141,13 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         }
         diags.push(d);
     }
-    for cycle in calls.cycles() {
-        // Where the first call of the cycle is made: looked up only for a
-        // cycle, rather than remembered for every call.
-        let loc = program.modules(db).values().find_map(|file| {
-            let edges = &check_module(db, program, *file).edges;
-            let (_, _, span) = edges.iter().find(|(from, to, _)| *from == cycle[0] && *to == cycle[1])?;
-            Some(Loc::new(file.file_id(db), *span))
-        });
+    if !import_cycles.is_empty() {
+        // Calls may then go round through several modules: the whole call
+        // graph it is.
+        cycles = whole_call_graph_cycles(&summaries);
+    }
+    cycles.sort();
+    for (cycle, loc) in cycles {
         let path = cycle.iter().map(|m| format!("`{}`", m.name)).collect::<Vec<_>>().join(" → ");
         let mut d = Diagnostic::error("E0215", format!("recursion is not allowed: {path}"))
             .with_note("the call graph of functions and facts must be acyclic, so every program terminates")
@@ -164,7 +159,12 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     }
     // Lints speak about programs that compile; beside errors they are noise.
     if !diags.iter().any(Diagnostic::is_error) {
-        diags.extend(crate::lints::lints(&out.modules, &read, &refused, &out.refusals, &std_files));
+        let unread: FxHashSet<&GlobalName> = summaries
+            .iter()
+            .flat_map(|(_, s)| s.unread_here.iter())
+            .filter(|n| !read_elsewhere.contains(*n))
+            .collect();
+        diags.extend(crate::lints::lints(&out.modules, &unread, &refused, &out.refusals, &std_files));
     }
     diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diags.dedup();
@@ -172,21 +172,38 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     out
 }
 
-fn is_witness_or_frontier(n: &GlobalName) -> bool {
-    n.name.starts_with("witness ") || n.name.starts_with("frontier ")
+/// Call cycles over the whole program, each with where its first call is.
+fn whole_call_graph_cycles(
+    summaries: &[(&String, &crate::summary::ModuleSummary)],
+) -> Vec<(Vec<GlobalName>, Option<Loc>)> {
+    let mut calls: NameGraph<GlobalName> = NameGraph::default();
+    for (_, s) in summaries {
+        for (from, to, _) in &s.calls {
+            calls.edge(from, to);
+        }
+    }
+    calls
+        .cycles()
+        .into_iter()
+        .map(|c| {
+            let at = summaries.iter().find_map(|(_, s)| {
+                let (_, _, span) = s.calls.iter().find(|(f, t, _)| *f == c[0] && *t == c[1])?;
+                Some(Loc::new(s.file, *span))
+            });
+            (c, at)
+        })
+        .collect()
 }
 
 fn unique(
-    seen: &mut BTreeMap<Arc<str>, Loc>,
+    seen: &mut FxHashMap<Arc<str>, Loc>,
     diags: &mut Vec<Diagnostic>,
-    name: &claim_syntax::ast::Ident,
-    fid: claim_syntax::FileId,
+    key: &Arc<str>,
+    loc: Loc,
     code: &'static str,
     what: &str,
 ) {
-    let key: Arc<str> = name.name.as_str().into();
-    let loc = Loc::new(fid, name.span);
-    match seen.get(&key) {
+    match seen.get(key) {
         Some(prev) => diags.push(
             Diagnostic::error(code, format!("{what} `{key}` is declared twice"))
                 .at_loc(loc, "declared again here")
@@ -194,7 +211,7 @@ fn unique(
                 .with_note(format!("{what} names are unique in the whole program")),
         ),
         None => {
-            seen.insert(key, loc);
+            seen.insert(key.clone(), loc);
         }
     }
 }

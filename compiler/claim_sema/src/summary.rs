@@ -1,0 +1,140 @@
+//! What the program-wide merge needs of one module, as its own query. An
+//! edit re-checks one module; its summary is the only one recomputed, and
+//! the merge that follows only joins summaries — the whole program is not
+//! walked again, item by item, for each keystroke.
+
+use crate::db::{check_module, item_index, module_scope, module_sigs, parse, Db, Program, SourceFile};
+use crate::graph::NameGraph;
+use crate::hir;
+use crate::ty::{GlobalName, TypeInfo};
+use claim_diagnostics::Diagnostic;
+use claim_syntax::ast::ItemKind;
+use claim_syntax::{FileId, Loc, Span};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ModuleSummary {
+    pub file: FileId,
+    pub is_std: bool,
+    pub hir: Arc<hir::Module>,
+    /// Every diagnostic of the module's own queries (syntax, names,
+    /// signatures, types).
+    pub diagnostics: Vec<Diagnostic>,
+    /// The modules it `use`s, with where.
+    pub imports: Vec<(String, Span)>,
+    pub refused: Vec<Arc<str>>,
+    /// Names of other modules that it reads (each once).
+    pub reads_elsewhere: Vec<GlobalName>,
+    /// Its facts and functions that nothing in the module reads: unread
+    /// unless another module reads them (W0002).
+    pub unread_here: Vec<GlobalName>,
+    /// What reads what, witnesses included (for the graph).
+    pub reads: Arc<Vec<(GlobalName, GlobalName)>>,
+    /// Call cycles among its own functions and facts, each with where its
+    /// first call is made. (A cycle through two modules needs an import
+    /// cycle, which is an error of its own; the merge then looks at the
+    /// whole call graph.)
+    pub cycles: Vec<(Vec<GlobalName>, Option<Span>)>,
+    /// Calls and fact references between functions and facts, with where.
+    pub calls: Vec<(GlobalName, GlobalName, Span)>,
+    pub refusals: Vec<hir::Refusal>,
+    pub witnesses: Vec<(Arc<str>, Span)>,
+    pub frontiers: Vec<(Arc<str>, Span)>,
+    pub types: Vec<TypeInfo>,
+    /// Where its functions and facts are in `hir`, by name.
+    pub functions: Arc<FxHashMap<Arc<str>, usize>>,
+    pub facts: Arc<FxHashMap<Arc<str>, usize>>,
+}
+
+fn is_witness_or_frontier(n: &GlobalName) -> bool {
+    n.name.starts_with("witness ") || n.name.starts_with("frontier ")
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSummary {
+    let fid = file.file_id(db);
+    let module: &str = file.module(db);
+    let parsed = parse(db, file);
+    let mut diagnostics: Vec<Diagnostic> = parsed.errors.iter().map(|e| Diagnostic::from_syntax(fid, e)).collect();
+    diagnostics.extend(item_index(db, file).diagnostics.iter().cloned());
+    let scope = module_scope(db, program, file);
+    diagnostics.extend(scope.diagnostics.iter().cloned());
+    let sigs = module_sigs(db, program, file);
+    diagnostics.extend(sigs.diagnostics.iter().cloned());
+    let checked = check_module(db, program, file);
+    diagnostics.extend(checked.diagnostics.iter().cloned());
+
+    let mut read_here: FxHashSet<&GlobalName> = FxHashSet::default();
+    let mut elsewhere: FxHashSet<&GlobalName> = FxHashSet::default();
+    let mut calls = Vec::new();
+    let mut graph: NameGraph<GlobalName> = NameGraph::default();
+    for (from, to, span) in &checked.edges {
+        if &*to.module == module {
+            read_here.insert(to);
+        } else {
+            elsewhere.insert(to);
+        }
+        // Nothing calls a witness or a frontier: they close no cycle, and
+        // most edges are theirs.
+        if !is_witness_or_frontier(from) {
+            calls.push((from.clone(), to.clone(), *span));
+            if &*to.module == module {
+                graph.edge(from, to);
+            }
+        }
+    }
+    let cycles = graph
+        .cycles()
+        .into_iter()
+        .map(|c| {
+            let at = checked.edges.iter().find(|(f, t, _)| *f == c[0] && *t == c[1]).map(|e| e.2);
+            (c, at)
+        })
+        .collect();
+    let hir = checked.hir.clone();
+    let unread_here = hir
+        .facts
+        .iter()
+        .map(|f| &f.name)
+        .chain(hir.functions.iter().map(|f| &f.name))
+        .filter(|n| !read_here.contains(n))
+        .cloned()
+        .collect();
+    let mut refusals = Vec::new();
+    let mut witnesses = Vec::new();
+    let mut frontiers = Vec::new();
+    for item in &parsed.module.items {
+        match &item.kind {
+            ItemKind::Refusal { name, summary } => refusals.push(hir::Refusal {
+                code: name.name.as_str().into(),
+                summary: summary.as_str().into(),
+                loc: Loc::new(fid, name.span),
+            }),
+            ItemKind::Witness { name, .. } => witnesses.push((name.name.as_str().into(), name.span)),
+            ItemKind::Frontier { name, .. } => frontiers.push((name.name.as_str().into(), name.span)),
+            _ => {}
+        }
+    }
+    let functions = hir.functions.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
+    let facts = hir.facts.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
+    ModuleSummary {
+        file: fid,
+        is_std: module == "std" || module.starts_with("std."),
+        diagnostics,
+        imports: scope.imports.iter().map(|(m, span)| (m.to_string(), *span)).collect(),
+        refused: checked.refused.iter().cloned().collect(),
+        reads_elsewhere: elsewhere.into_iter().cloned().collect(),
+        unread_here,
+        reads: Arc::new(checked.edges.iter().map(|(f, t, _)| (f.clone(), t.clone())).collect()),
+        cycles,
+        calls,
+        refusals,
+        witnesses,
+        frontiers,
+        types: sigs.types.values().cloned().collect(),
+        functions: Arc::new(functions),
+        facts: Arc::new(facts),
+        hir,
+    }
+}
