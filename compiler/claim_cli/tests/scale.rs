@@ -49,4 +49,7 @@ fn an_edit_in_one_function_body_of_100_modules_rechecks_one_module() {
     // only one whose inputs changed.
     assert_eq!(of("check_module").len(), 1, "only the edited module is re-checked: {second:#?}");
     assert!(of("module_scope").len() <= 1 && of("module_sigs").len() <= 1, "{second:#?}");
+    // The program-wide merge joins per-module summaries: one is redone.
+    assert_eq!(of("module_summary").len(), 1, "only the edited module is summarised again: {second:#?}");
+    assert!(checks(&first) <= first.iter().filter(|l| l.starts_with("module_summary(")).count());
 }
