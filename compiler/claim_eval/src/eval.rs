@@ -85,6 +85,9 @@ enum FactSlot {
 pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     pub compiled: &'p Compiled,
     pub world: &'p W,
+    /// Facts evaluated before this evaluator was made: read without a lock
+    /// (witnesses on several threads read them constantly).
+    known: rustc_hash::FxHashMap<GlobalName, Value>,
     fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
     /// Diagnostics of facts that failed, in the order they failed.
     fact_errors: Mutex<Vec<Diagnostic>>,
@@ -117,6 +120,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         Evaluator {
             compiled,
             world,
+            known: Default::default(),
             fact_values: Mutex::default(),
             fact_errors: Mutex::default(),
             max_len: DEFAULT_MAX_VALUE_LEN,
@@ -132,10 +136,8 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// An evaluator that knows these fact values already (evaluated
     /// elsewhere, e.g. by the `fact_value` queries).
     pub fn with_facts(compiled: &'p Compiled, world: &'p W, known: HashMap<GlobalName, Value>) -> Evaluator<'p, W> {
-        let ev = Evaluator::new(compiled, world);
-        if let Ok(mut map) = ev.fact_values.lock() {
-            map.extend(known.into_iter().map(|(k, v)| (k, FactSlot::Done(Ok(v)))));
-        }
+        let mut ev = Evaluator::new(compiled, world);
+        ev.known = known.into_iter().collect();
         ev
     }
 
@@ -165,6 +167,9 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     }
 
     fn fact(&self, name: &GlobalName, cx: &mut Cx) -> Eval<Value> {
+        if let Some(v) = self.known.get(name) {
+            return Ok(v.clone());
+        }
         if let Ok(map) = self.fact_values.lock() {
             match map.get(name) {
                 Some(FactSlot::Done(Ok(v))) => return Ok(v.clone()),
