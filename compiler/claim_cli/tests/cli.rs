@@ -228,3 +228,22 @@ fn a_witness_past_its_time_limit_fails_and_the_run_goes_on() {
     assert!(text.contains("[E0406]") && text.contains("time limit of 1s"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn jobs_and_timings_never_change_what_is_reported() {
+    // Warnings in JSON files (W0006) and facts read on several threads:
+    // the claims corpus has both kinds of work.
+    let claims = repo().join("claims");
+    let claims = claims.to_str().expect("utf-8 path");
+    let one = batch(&["--jobs", "1", "--entry", claims]);
+    let two = batch(&["--jobs", "2", "--entry", claims]);
+    assert!(one.0 == 0 && last_line(&one.1).ends_with("PASS"), "{one:?}");
+    assert_eq!(one, two, "--jobs changed the report");
+    let (code, out, err) = batch(&["--jobs", "2", "--timings", "--entry", claims]);
+    assert_eq!((code, &out), (one.0, &one.1), "--timings changed stdout or the exit code");
+    let line = err.lines().find(|l| l.starts_with("timings:")).expect("a timings line");
+    for phase in ["load", "check", "merge", "facts", "witnesses", "report", "total"] {
+        assert!(line.contains(&format!(" {phase} ")), "{phase} missing from {line}");
+    }
+    assert_eq!(err.replace(&format!("{line}\n"), ""), one.2, "--timings added more than its line");
+}
