@@ -57,8 +57,8 @@ struct Args {
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
-    /// Print how long each phase of the run took (load, compile, facts,
-    /// witnesses, report) on standard error.
+    /// Print how long each phase of the run took (load, check, merge,
+    /// facts, witnesses, report) and the memory after it, on standard error.
     #[arg(long)]
     timings: bool,
 }
