@@ -132,7 +132,7 @@ fn bench_recheck(modules: usize, rounds: u64) {
         let file = SourceFile::new(
             &db,
             name.to_string(),
-            String::from_utf8_lossy(&f.bytes).into_owned(),
+            String::from_utf8_lossy(&f.bytes).as_ref().into(),
             claim_syntax::FileId(files.len() as u32),
         );
         files.push(file);
@@ -140,7 +140,7 @@ fn bench_recheck(modules: usize, rounds: u64) {
     }
     for (m, src) in claim_cli::stdlib::MODULES {
         let id = claim_syntax::FileId(1_000_000 + map.len() as u32);
-        map.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).to_string(), id));
+        map.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).into(), id));
     }
     let entries: Vec<String> = map.keys().filter(|m| !m.starts_with("std")).cloned().collect();
     let program = Program::new(&db, map, entries, std::collections::BTreeMap::new());
@@ -150,7 +150,7 @@ fn bench_recheck(modules: usize, rounds: u64) {
     let (mut rechecks, mut hovers, mut completions) = (Vec::new(), Vec::new(), Vec::new());
     for r in 0..rounds {
         let edited = base.replace("len(x.name) > 0", &format!("len(x.name) > {}", r % 2));
-        target.set_text(&mut db).to(edited.clone());
+        target.set_text(&mut db).to(edited.as_str().into());
         // What `claimc lsp` does after an edit: answer requests from the
         // edited module's own queries first, then publish diagnostics.
         let at = edited.find("named_inputs(candidate)").unwrap_or(0) as u32 + 3;

@@ -20,10 +20,10 @@ thread_local! {
 fn fresh() -> (Database, SourceFile, Program) {
     let db = Database::default();
     let mut modules = BTreeMap::new();
-    let main = SourceFile::new(&db, "main".to_string(), String::new(), FileId(0));
+    let main = SourceFile::new(&db, "main".to_string(), "".into(), FileId(0));
     modules.insert("main".to_string(), main);
     for (i, (m, src)) in claim_cli::stdlib::MODULES.iter().enumerate() {
-        modules.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).to_string(), FileId(i as u32 + 1)));
+        modules.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).into(), FileId(i as u32 + 1)));
     }
     let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
     (db, main, program)
@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     STATE.with(|s| {
         let mut s = s.borrow_mut();
         let (db, main, program) = s.get_or_insert_with(fresh);
-        main.set_text(db).to(text);
+        main.set_text(db).to(text.into());
         let _ = compile(db, *program);
     });
 });

@@ -19,7 +19,7 @@ fn receipt() -> &'static (Types, Ty) {
     static T: OnceLock<(Types, Ty)> = OnceLock::new();
     T.get_or_init(|| {
         let db = Database::default();
-        let file = SourceFile::new(&db, "main".to_string(), TYPES.to_string(), FileId(0));
+        let file = SourceFile::new(&db, "main".to_string(), TYPES.into(), FileId(0));
         let program = Program::new(&db, BTreeMap::from([("main".to_string(), file)]), vec!["main".to_string()], BTreeMap::new());
         let types = compile(&db, program).types.clone();
         (types, Ty::Named(claim_sema::ty::GlobalName::new("main", "Receipt")))

@@ -184,6 +184,7 @@ impl RunState<'_> {
                 if uses(file.text(db)) != uses(&text) {
                     return false;
                 }
+                let text: std::sync::Arc<str> = text.into();
                 if let Ok(mut sources) = self.shared.lock() {
                     sources.set_text(file.file_id(db), text.clone());
                 }
@@ -289,17 +290,24 @@ fn run_timed<'p>(
     }
     clock.phase("load");
     let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
+    for (_, db, l) in dbs.iter_mut() {
+        let files: Vec<claim_sema::SourceFile> = l.program.modules(&*db).values().copied().collect();
+        crate::par::warm(&*db, &files, opts.jobs, |db, file| {
+            claim_sema::db::check_module(db, l.program, *file);
+        });
+        clock.phase("check");
+        compile(&*db, l.program);
+        clock.phase("merge");
+        // Everything after this reads the checked program: the syntax
+        // trees (a third of the run's memory) go. A run again re-parses
+        // only what changed, as before.
+        claim_sema::db::forget_syntax(db);
+    }
     let mut diags = Vec::new();
     let mut loaded = Vec::new();
     for (p, db, l) in dbs.iter() {
         diags.extend(l.errors.iter().cloned());
-        let files: Vec<claim_sema::SourceFile> = l.program.modules(db).values().copied().collect();
-        crate::par::warm(db, &files, opts.jobs, |db, file| {
-            claim_sema::db::check_module(db, l.program, *file);
-        });
-        clock.phase("check");
         let compiled = compile(db, l.program);
-        clock.phase("merge");
         diags.extend(compiled.diagnostics.iter().cloned());
         loaded.push((*p, l, compiled));
     }

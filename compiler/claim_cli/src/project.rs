@@ -6,6 +6,7 @@ use claim_sema::{Program, SourceFile};
 use claim_syntax::ast::ItemKind;
 use claim_syntax::{FileId, Span};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 use std::path::{Path, PathBuf};
 
 /// One program: a root and the entry files under it.
@@ -248,11 +249,11 @@ fn read_module(
     module: &str,
     path: Option<PathBuf>,
     found: &mut Found,
-) -> Option<(String, FileId)> {
+) -> Option<(Arc<str>, FileId)> {
     if module.starts_with("std.") || module == "std" {
-        let src = crate::stdlib::source(module)?;
-        let fid = sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src);
-        return Some((src.to_string(), fid));
+        let src: Arc<str> = crate::stdlib::source(module)?.into();
+        let fid = sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src.clone());
+        return Some((src, fid));
     }
     let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
     let meta = match std::fs::metadata(&path) {
@@ -281,6 +282,8 @@ fn read_module(
     match std::fs::read(&path) {
         Ok(bytes) => match String::from_utf8(bytes) {
             Ok(text) => {
+                // One copy, shared by the compiler and the diagnostics.
+                let text: Arc<str> = text.into();
                 let fid = sources.add(display_name(&path), text.clone());
                 found.dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
                 Some((text, fid))
@@ -288,7 +291,7 @@ fn read_module(
             Err(e) => {
                 let offset = e.utf8_error().valid_up_to();
                 let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let fid = sources.add(display_name(&path), lossy.clone());
+                let fid = sources.add(display_name(&path), lossy.as_str());
                 let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
                 found.errors.push(
                     Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", display_name(&path)))

@@ -105,12 +105,12 @@ fn compile_text(text: &str) {
         );
     }
     let db = Database::default();
-    let file = SourceFile::new(&db, "main".to_string(), text.to_string(), FileId(0));
+    let file = SourceFile::new(&db, "main".to_string(), text.into(), FileId(0));
     let mut modules = BTreeMap::from([("main".to_string(), file)]);
     // The standard library, so `use std.…` resolves as in a real run.
     for (i, (m, src)) in claim_cli::stdlib::MODULES.iter().enumerate() {
         modules
-            .insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).to_string(), FileId(i as u32 + 1)));
+            .insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).into(), FileId(i as u32 + 1)));
     }
     let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
     let compiled = compile(&db, program);

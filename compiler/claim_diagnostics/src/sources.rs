@@ -2,43 +2,59 @@
 //! facts loaded, each under the name a reader should see.
 
 use claim_syntax::FileId;
+use std::sync::Arc;
 
+/// Cloned whenever a report is rendered, so every file is shared: a clone
+/// copies one pointer per file, never a text.
 #[derive(Clone, Debug, Default)]
 pub struct Sources {
-    files: Vec<(String, String)>,
-    /// Where each file's lines start, for `line_col` in logarithmic time
-    /// (machine formats ask it for every label).
-    lines: Vec<Vec<usize>>,
+    files: Vec<Arc<SourceText>>,
+}
+
+#[derive(Debug)]
+struct SourceText {
+    name: String,
+    text: Arc<str>,
+    /// Where each line starts, for `line_col` in logarithmic time (machine
+    /// formats ask it for every label).
+    lines: Vec<usize>,
+}
+
+impl SourceText {
+    fn new(name: String, text: Arc<str>) -> SourceText {
+        let lines = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        SourceText { name, text, lines }
+    }
 }
 
 impl Sources {
     pub fn new() -> Sources {
         Sources::default()
     }
-    /// Adds a file and returns its id.
-    pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
-        let text = text.into();
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        self.lines.push(starts);
-        self.files.push((name.into(), text));
+    /// Adds a file and returns its id. The text may be shared with the
+    /// compiler's own copy of the file.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
+        self.files.push(Arc::new(SourceText::new(name.into(), text.into())));
         FileId(self.files.len() as u32 - 1)
     }
     /// Replaces a file's text (it changed on disk, in `--watch`).
-    pub fn set_text(&mut self, id: FileId, text: impl Into<String>) {
-        if let (Some(file), Some(lines)) = (self.files.get_mut(id.0 as usize), self.lines.get_mut(id.0 as usize)) {
-            file.1 = text.into();
-            *lines = std::iter::once(0).chain(file.1.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    pub fn set_text(&mut self, id: FileId, text: impl Into<Arc<str>>) {
+        if let Some(file) = self.files.get_mut(id.0 as usize) {
+            *file = Arc::new(SourceText::new(file.name.clone(), text.into()));
         }
     }
     pub fn name(&self, id: FileId) -> &str {
-        self.files.get(id.0 as usize).map(|f| f.0.as_str()).unwrap_or("<unknown>")
+        self.files.get(id.0 as usize).map(|f| f.name.as_str()).unwrap_or("<unknown>")
     }
     pub fn text(&self, id: FileId) -> &str {
-        self.files.get(id.0 as usize).map(|f| f.1.as_str()).unwrap_or("")
+        self.files.get(id.0 as usize).map(|f| &*f.text).unwrap_or("")
+    }
+    /// The text, shared.
+    pub fn shared_text(&self, id: FileId) -> Option<Arc<str>> {
+        self.files.get(id.0 as usize).map(|f| f.text.clone())
     }
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.files.iter().map(|(n, t)| (n.as_str(), t.as_str()))
+        self.files.iter().map(|f| (f.name.as_str(), &*f.text))
     }
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, id: FileId, offset: u32) -> (usize, usize) {
@@ -47,7 +63,7 @@ impl Sources {
         while off > 0 && !text.is_char_boundary(off) {
             off -= 1;
         }
-        let starts = self.lines.get(id.0 as usize).map(Vec::as_slice).unwrap_or(&[0]);
+        let starts = self.files.get(id.0 as usize).map(|f| f.lines.as_slice()).unwrap_or(&[0]);
         let line = starts.partition_point(|s| *s <= off).max(1);
         let start = starts.get(line - 1).copied().unwrap_or(0).min(off);
         let col = text[start..off].chars().count() + 1;

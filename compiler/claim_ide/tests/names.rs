@@ -16,8 +16,8 @@ witness w { holds built(Origin.Built) }\n";
 
 fn setup() -> (Database, Program, SourceFile, SourceFile) {
     let db = Database::default();
-    let lib = SourceFile::new(&db, "lib".to_string(), LIB.to_string(), FileId(0));
-    let main = SourceFile::new(&db, "main".to_string(), MAIN.to_string(), FileId(1));
+    let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
+    let main = SourceFile::new(&db, "main".to_string(), MAIN.into(), FileId(1));
     let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
     let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
     (db, program, lib, main)

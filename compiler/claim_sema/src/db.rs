@@ -18,8 +18,9 @@ use std::sync::{Arc, Mutex};
 pub struct SourceFile {
     #[returns(ref)]
     pub module: String,
+    /// Shared with the diagnostics' copy of the file.
     #[returns(ref)]
-    pub text: String,
+    pub text: Arc<str>,
     #[returns(copy)]
     pub file_id: FileId,
 }
@@ -73,9 +74,20 @@ impl salsa::Database for Database {}
 #[salsa::db]
 impl Db for Database {}
 
-#[salsa::tracked(returns(ref))]
+/// Syntax trees are the largest thing a run holds and nothing needs them
+/// once their module is checked: `claim_batch` evicts them then (see
+/// `forget_syntax`). The capacity is practically unbounded: with none,
+/// salsa would not record uses, and eviction would find nothing to drop.
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
     claim_syntax::parse_module(file.text(db))
+}
+
+/// Drops every syntax tree the database holds; a later `parse` of a module
+/// parses it again. For a run that has checked everything it will check.
+pub fn forget_syntax(db: &mut dyn Db) {
+    parse::set_lru_capacity(db, 1);
+    db.trigger_lru_eviction();
 }
 
 #[salsa::tracked(returns(ref))]

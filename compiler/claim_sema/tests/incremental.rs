@@ -12,8 +12,8 @@ const MAIN: &str = "use lib.{double}\nwitness w { holds double(2) == 4 }\n";
 
 fn setup() -> (Database, claim_sema::db::QueryLog, Program, SourceFile, SourceFile) {
     let (db, log) = Database::with_log();
-    let lib = SourceFile::new(&db, "lib".to_string(), LIB.to_string(), FileId(0));
-    let main = SourceFile::new(&db, "main".to_string(), MAIN.to_string(), FileId(1));
+    let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
+    let main = SourceFile::new(&db, "main".to_string(), MAIN.into(), FileId(1));
     let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
     let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
     (db, log, program, lib, main)
@@ -44,7 +44,7 @@ fn an_edit_rechecks_only_the_edited_module() {
     assert!(ran(&first, "parse", &lib_id) && ran(&first, "parse", &main_id), "first run: {first:#?}");
     assert_eq!(runs_of(&first, "check_module").len(), 2, "{first:#?}");
 
-    main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(3) == 6 }\n".to_string());
+    main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(3) == 6 }\n".into());
     assert!(!compile(&db, program).has_errors());
     let second = executed(&log);
     assert!(ran(&second, "parse", &main_id), "main was not re-parsed: {second:#?}");
@@ -54,7 +54,7 @@ fn an_edit_rechecks_only_the_edited_module() {
     assert_eq!(rechecked_main.len(), 1, "only main is re-checked: {second:#?}");
 
     // Same signatures, same positions of declared names: only a body differs.
-    lib.set_text(&mut db).to("fn double(n: Int) -> Int { n + n }\nrecord Wheel { name: Text }\n".to_string());
+    lib.set_text(&mut db).to("fn double(n: Int) -> Int { n + n }\nrecord Wheel { name: Text }\n".into());
     assert!(!compile(&db, program).has_errors());
     let third = executed(&log);
     assert!(ran(&third, "parse", &lib_id), "lib was not re-parsed: {third:#?}");
@@ -67,9 +67,9 @@ fn an_edit_rechecks_only_the_edited_module() {
 #[test]
 fn an_error_edit_is_reported_and_repaired() {
     let (mut db, _log, program, _lib, main) = setup();
-    main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(\"x\") == 4 }\n".to_string());
+    main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(\"x\") == 4 }\n".into());
     let c = compile(&db, program);
     assert_eq!(c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0203"]);
-    main.set_text(&mut db).to(MAIN.to_string());
+    main.set_text(&mut db).to(MAIN.into());
     assert!(compile(&db, program).diagnostics.is_empty());
 }

@@ -53,14 +53,14 @@ impl Workspace {
 
     fn file(&mut self, path: &Path, module: &str, text: String) -> SourceFile {
         if let Some(f) = self.files.get(path) {
-            if f.text(&self.db) != &text {
-                f.set_text(&mut self.db).to(text);
+            if **f.text(&self.db) != *text {
+                f.set_text(&mut self.db).to(text.into());
             }
             return *f;
         }
         let id = FileId(self.next_id);
         self.next_id += 1;
-        let f = SourceFile::new(&self.db, module.to_string(), text, id);
+        let f = SourceFile::new(&self.db, module.to_string(), text.into(), id);
         self.paths.insert(id, path.to_path_buf());
         self.files.insert(path.to_path_buf(), f);
         f
@@ -152,8 +152,8 @@ impl Workspace {
         self.open.insert(path.to_path_buf(), text.clone());
         let i = self.project_for(path)?;
         if let Some(f) = self.files.get(path).copied() {
-            if f.text(&self.db) != &text {
-                f.set_text(&mut self.db).to(text);
+            if **f.text(&self.db) != *text {
+                f.set_text(&mut self.db).to(text.into());
             }
         }
         Ok(i)
@@ -168,6 +168,6 @@ impl Workspace {
 
     pub fn text(&self, id: FileId) -> Option<String> {
         let path = self.paths.get(&id)?;
-        self.files.get(path).map(|f| f.text(&self.db).clone())
+        self.files.get(path).map(|f| f.text(&self.db).to_string())
     }
 }
