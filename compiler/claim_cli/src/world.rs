@@ -26,7 +26,11 @@ pub struct FsWorld {
     dirs: HashMap<FileId, PathBuf>,
     pub sources: Arc<Mutex<Sources>>,
     max_load_bytes: u64,
-    json_cache: Cache<(Arc<json::Json>, FileId)>,
+    /// Each JSON file's id in the sources, or why it could not be read.
+    /// Not the parsed document: a read decodes it at once, and kept
+    /// documents were a tenth of a large run's memory. A file loaded again
+    /// (under another type, or from another module) is parsed again.
+    json_cache: Cache<FileId>,
     hash_cache: Cache<[u8; 32]>,
     tree_cache: Cache<[u8; 20]>,
     /// Canonical forms of the folders files were read from, with which of
@@ -142,18 +146,25 @@ impl FsWorld {
         }
     }
 
-    fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
-        if let Some(hit) = self.json_cache.lock().ok().and_then(|c| c.get(path).cloned()) {
-            return hit;
+    fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
+        match self.json_cache.lock().ok().and_then(|c| c.get(path).cloned()) {
+            Some(Err(diags)) => return Err(diags),
+            Some(Ok(fid)) => {
+                let text = self.sources.lock().ok().and_then(|s| s.shared_text(fid));
+                if let Some(Ok(doc)) = text.map(|t| json::parse(&t)) {
+                    return Ok((doc, fid));
+                }
+            }
+            None => {}
         }
         let result = self.read_json(call, path);
         if let Ok(mut c) = self.json_cache.lock() {
-            c.insert(path.to_path_buf(), result.clone());
+            c.insert(path.to_path_buf(), result.as_ref().map(|(_, fid)| *fid).map_err(Clone::clone));
         }
         result
     }
 
-    fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(Arc<json::Json>, FileId), Vec<Diagnostic>> {
+    fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
         let p = call.path;
         let meta = std::fs::metadata(path)
             .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
@@ -167,7 +178,7 @@ impl FsWorld {
         }
         let bytes = std::fs::read(path)
             .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let text: Arc<str> = String::from_utf8_lossy(&bytes).into();
         let fid = match self.sources.lock() {
             Ok(mut s) => s.add(crate::project::display_name(path), text.clone()),
             Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
@@ -179,7 +190,7 @@ impl FsWorld {
                 .with_secondary(call.call, "loaded here")]);
         }
         match json::parse(&text) {
-            Ok(doc) => Ok((Arc::new(doc), fid)),
+            Ok(doc) => Ok((doc, fid)),
             Err(e) => Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid JSON: {}", e.message))
                 .at(fid, e.span, e.message.clone())
                 .with_secondary(call.call, "loaded here")]),
