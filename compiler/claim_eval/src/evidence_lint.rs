@@ -6,12 +6,17 @@
 use crate::value::{Origin, Value, V};
 use claim_diagnostics::Diagnostic;
 use claim_syntax::{FileId, Loc};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// Digests (their shared bytes) and the JSON files that hold each. A
+/// large run reads hundreds of thousands: hashed, and never copied.
+type Seen = rustc_hash::FxHashMap<Arc<[u8]>, rustc_hash::FxHashSet<FileId>>;
 
 /// Every digest read from a JSON file, with the files that hold it.
-fn json_digests(v: &Value, out: &mut BTreeMap<Vec<u8>, BTreeSet<FileId>>) {
+fn json_digests(v: &Value, out: &mut Seen) {
     if let (V::Digest(_, bytes), Some(Origin::Json { file, .. })) = (&v.kind, v.origin.as_deref()) {
-        out.entry(bytes.to_vec()).or_default().insert(*file);
+        out.entry(bytes.clone()).or_default().insert(*file);
     }
     match &v.kind {
         V::List(items) => items.iter().for_each(|x| json_digests(x, out)),
@@ -44,7 +49,7 @@ fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
 
 /// W0006 for each binding whose image no other loaded receipt names.
 pub fn unmentioned_bindings<'a>(facts: impl IntoIterator<Item = &'a Value> + Clone) -> Vec<Diagnostic> {
-    let mut seen = BTreeMap::new();
+    let mut seen = Seen::default();
     for v in facts.clone() {
         json_digests(v, &mut seen);
     }
@@ -57,7 +62,7 @@ pub fn unmentioned_bindings<'a>(facts: impl IntoIterator<Item = &'a Value> + Clo
             let (Some(image), Some(arm)) = (b.fields.first(), b.fields.get(1)) else { continue };
             let V::Digest(kind, bytes) = &image.kind else { continue };
             let Some((loc, own_file)) = loc_of(image) else { continue };
-            let mentioned = seen.get(&bytes.to_vec()).is_some_and(|files| files.iter().any(|f| Some(*f) != own_file));
+            let mentioned = seen.get(bytes).is_some_and(|files| files.iter().any(|f| Some(*f) != own_file));
             if mentioned || !reported.insert(loc) {
                 continue;
             }

@@ -258,8 +258,8 @@ impl Resolver<'_> {
             ExprKind::Record { path, fields } => {
                 let built = self.hir.get(&(e.span.start, e.span.end)).map(|x| &x.kind);
                 let (owner, variant) = match built {
-                    Some(hir::ExprKind::Record { ty, .. }) => (Some(ty.clone()), None),
-                    Some(hir::ExprKind::Variant { ty, name, .. }) => (Some(ty.clone()), Some(name.clone())),
+                    Some(hir::ExprKind::Record { ty, .. }) => (Some((**ty).clone()), None),
+                    Some(hir::ExprKind::Variant { ty, name, .. }) => (Some((**ty).clone()), Some(name.clone())),
                     _ => (None, None),
                 };
                 if let Some(owner) = &owner {
@@ -380,7 +380,7 @@ impl Resolver<'_> {
         } else if let Some(hir::ExprKind::Variant { ty: owner, name, .. }) =
             self.hir.get(&(span.start, span.end)).map(|x| &x.kind)
         {
-            self.push(id.span, Def::Variant { owner: owner.clone(), name: name.clone() }, false, ty);
+            self.push(id.span, Def::Variant { owner: (**owner).clone(), name: name.clone() }, false, ty);
         }
     }
 
@@ -410,14 +410,14 @@ impl Resolver<'_> {
         }
         self.expr(base);
         if let Some(Ty::Named(owner)) = self.ty_at(base.span) {
-            let def = Def::Field { owner, variant: None, name: f.name.as_str().into() };
+            let def = Def::Field { owner: (*owner).clone(), variant: None, name: f.name.as_str().into() };
             self.push(f.span, def, false, self.ty_at(e.span));
         }
     }
 
     fn pattern(&mut self, p: &Pattern, ty: Option<&Ty>) {
         let enum_of = |t: Option<&Ty>| match t {
-            Some(Ty::Named(g)) => Some(g.clone()),
+            Some(Ty::Named(g)) => Some((**g).clone()),
             _ => None,
         };
         match &p.kind {

@@ -108,12 +108,12 @@ pub enum ExprKind {
     Field(Box<Expr>, u32, Arc<str>),
     /// Fields as written: `(declaration index, value)`, evaluated in this order.
     Record {
-        ty: GlobalName,
+        ty: Arc<GlobalName>,
         names: Arc<[Arc<str>]>,
         fields: Vec<(u32, Expr)>,
     },
     Variant {
-        ty: GlobalName,
+        ty: Arc<GlobalName>,
         index: u32,
         name: Arc<str>,
         names: Option<Arc<[Arc<str>]>>,

@@ -158,7 +158,7 @@ impl TypeResolver<'_> {
                 if !arity(0, diags) {
                     return Ty::Error;
                 }
-                Ty::Named(g)
+                Ty::named(g)
             }
             None => {
                 let full = names.join(".");

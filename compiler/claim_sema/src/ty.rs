@@ -76,8 +76,9 @@ pub enum Ty {
     List(Arc<Ty>),
     Option(Arc<Ty>),
     Map(Arc<Ty>),
-    /// A declared newtype, record or enum.
-    Named(GlobalName),
+    /// A declared newtype, record or enum. Shared: every checked expression
+    /// carries its type, and this keeps a type two words.
+    Named(Arc<GlobalName>),
     /// The type of `refuse …`: fits anywhere.
     Never,
     /// Already reported; fits anywhere and reports nothing more.
@@ -85,6 +86,9 @@ pub enum Ty {
 }
 
 impl Ty {
+    pub fn named(g: GlobalName) -> Ty {
+        Ty::Named(Arc::new(g))
+    }
     pub fn list(t: Ty) -> Ty {
         Ty::List(Arc::new(t))
     }

@@ -54,7 +54,7 @@ impl Checker<'_> {
                     return mk(H::Error, span, Ty::Error);
                 }
                 let x = self.expr(&args[0], Some(&under));
-                mk(H::Wrap(Box::new(x)), span, Ty::Named(name))
+                mk(H::Wrap(Box::new(x)), span, Ty::named(name))
             }
             Callee::Builtin(b) => self.builtin_call(b, callee, args, span),
             Callee::World(w) => {

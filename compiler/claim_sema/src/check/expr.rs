@@ -312,7 +312,7 @@ impl<'a> Checker<'a> {
                     }
                     return mk(
                         H::Variant {
-                            ty: enum_name,
+                            ty: Arc::new(enum_name),
                             index: i as u32,
                             name: v.name.clone(),
                             names: None,
@@ -360,7 +360,7 @@ impl<'a> Checker<'a> {
 
     pub(super) fn enum_with_variant(&self, variant: &str) -> Option<String> {
         self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).find_map(|(k, n)| {
-            let (_, vs) = self.enum_of(&Ty::Named(n.target.clone()))?;
+            let (_, vs) = self.enum_of(&Ty::named(n.target.clone()))?;
             vs.iter().any(|v| &*v.name == variant).then(|| k.to_string())
         })
     }
@@ -381,7 +381,7 @@ impl<'a> Checker<'a> {
             match entry.map(|e| e.tag) {
                 Some(ItemTag::Fact) => (self.fact_ref(target, span), 2),
                 Some(ItemTag::Type) if segs.len() >= 3 => {
-                    (self.unit_variant(&Ty::Named(target), segs[2], span.join(segs[2].span))?, 3)
+                    (self.unit_variant(&Ty::named(target), segs[2], span.join(segs[2].span))?, 3)
                 }
                 Some(tag) => {
                     self.error(
@@ -408,7 +408,7 @@ impl<'a> Checker<'a> {
                 }
             }
         } else if let Some(n) = self.scope.names.get(first.name.as_str()).filter(|n| n.tag == ItemTag::Type) {
-            let ty = Ty::Named(n.target.clone());
+            let ty = Ty::named(n.target.clone());
             self.enum_of(&ty)?;
             let span = first.span.join(segs[1].span);
             (self.unit_variant(&ty, segs[1], span)?, 2)
@@ -436,7 +436,7 @@ impl<'a> Checker<'a> {
                     );
                 }
                 Some(mk(
-                    H::Variant { ty: enum_name, index: i as u32, name: d.name.clone(), names: None, fields: vec![] },
+                    H::Variant { ty: Arc::new(enum_name), index: i as u32, name: d.name.clone(), names: None, fields: vec![] },
                     span,
                     ty.clone(),
                 ))

@@ -240,7 +240,7 @@ impl<'a> Checker<'a> {
     fn enum_of(&self, ty: &Ty) -> Option<(GlobalName, &'a [crate::ty::VariantDef])> {
         let Ty::Named(n) = ty else { return None };
         match &self.type_info(n)?.def {
-            TypeDef::Enum { variants } => Some((n.clone(), variants.as_slice())),
+            TypeDef::Enum { variants } => Some(((**n).clone(), variants.as_slice())),
             _ => None,
         }
     }

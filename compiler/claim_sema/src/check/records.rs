@@ -48,9 +48,9 @@ impl<'a> Checker<'a> {
             },
             [a, b] => match in_module(a, b) {
                 Some(g) => record(&g),
-                None => variant_of(&Ty::Named(local_type(a)?), b),
+                None => variant_of(&Ty::named(local_type(a)?), b),
             },
-            [a, b, c] => variant_of(&Ty::Named(in_module(a, b)?), c),
+            [a, b, c] => variant_of(&Ty::named(in_module(a, b)?), c),
             _ => None,
         }
     }
@@ -67,7 +67,7 @@ impl<'a> Checker<'a> {
         match self.ctor(path, expected) {
             Some(Ctor::Record(g, fields)) => {
                 let values = self.field_inits(span, &dotted, inits, fields);
-                mk(H::Record { ty: g.clone(), names: field_names(fields), fields: values }, span, Ty::Named(g))
+                mk(H::Record { ty: Arc::new(g.clone()), names: field_names(fields), fields: values }, span, Ty::named(g))
             }
             Some(Ctor::Variant(g, index, def)) => {
                 let Some(fields) = &def.fields else {
@@ -76,17 +76,17 @@ impl<'a> Checker<'a> {
                             .at(self.file, span, "a unit variant")
                             .with_help(format!("write it without braces: `{dotted}`")),
                     );
-                    return mk(H::Error, span, Ty::Named(g));
+                    return mk(H::Error, span, Ty::named(g));
                 };
                 let values = self.field_inits(span, &dotted, inits, fields);
                 let kind = H::Variant {
-                    ty: g.clone(),
+                    ty: Arc::new(g.clone()),
                     index,
                     name: def.name.clone(),
                     names: Some(field_names(fields)),
                     fields: values,
                 };
-                mk(kind, span, Ty::Named(g))
+                mk(kind, span, Ty::named(g))
             }
             None => {
                 for i in inits {
