@@ -292,16 +292,21 @@ fn run_timed<'p>(
     let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
     for (_, db, l) in dbs.iter_mut() {
         let files: Vec<claim_sema::SourceFile> = l.program.modules(&*db).values().copied().collect();
-        crate::par::warm(&*db, &files, opts.jobs, |db, file| {
-            claim_sema::db::check_module(db, l.program, *file);
-        });
+        // In parts, each part's syntax trees dropped once it is checked
+        // (nothing after the check reads them): the trees are as large as
+        // the checked modules, and a run holds the two at once only for a
+        // part. A run again re-parses only what changed, as before.
+        let part = files.len().div_ceil(8).max(64);
+        for (i, chunk) in files.chunks(part).enumerate() {
+            crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
+                claim_sema::summary::module_summary(db, l.program, *file);
+            });
+            let rest = files.get((i + 1) * part..).unwrap_or_default();
+            claim_sema::db::forget_syntax(db, rest);
+        }
         clock.phase("check");
         compile(&*db, l.program);
         clock.phase("merge");
-        // Everything after this reads the checked program: the syntax
-        // trees (a third of the run's memory) go. A run again re-parses
-        // only what changed, as before.
-        claim_sema::db::forget_syntax(db);
     }
     let mut diags = Vec::new();
     let mut loaded = Vec::new();

@@ -78,16 +78,26 @@ impl Db for Database {}
 /// once their module is checked: `claim_batch` evicts them then (see
 /// `forget_syntax`). The capacity is practically unbounded: with none,
 /// salsa would not record uses, and eviction would find nothing to drop.
-#[salsa::tracked(returns(ref), lru = 1_000_000_000)]
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
     claim_syntax::parse_module(file.text(db))
 }
 
-/// Drops every syntax tree the database holds; a later `parse` of a module
-/// parses it again. For a run that has checked everything it will check.
-pub fn forget_syntax(db: &mut dyn Db) {
-    parse::set_lru_capacity(db, 1);
+/// How many syntax trees salsa keeps unless told otherwise: all of them.
+const KEEP_ALL: usize = 1_000_000_000;
+
+/// Drops the syntax trees the database holds, but those of `keep`; a later
+/// `parse` of a dropped module parses it again. For a run that has checked
+/// every module but `keep`: checking in parts and dropping as it goes, a
+/// run never holds every tree and every checked module at once.
+pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile]) {
+    // Salsa drops the least recently used: use the ones to keep last.
+    for f in keep {
+        parse(db, *f);
+    }
+    parse::set_lru_capacity(db, keep.len().max(1));
     db.trigger_lru_eviction();
+    parse::set_lru_capacity(db, KEEP_ALL);
 }
 
 #[salsa::tracked(returns(ref))]

@@ -65,7 +65,14 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         c.item(item, &mut out);
     }
     naming::check_names(&parsed.module, c.file, &mut c.diags);
-    CheckedModule { hir: Arc::new(out), edges: c.edges, refused: c.refused, diagnostics: c.diags }
+    // Each `(from, to)` once, where it is first made: a witness that names
+    // a fact three times reads it once, and every use of the edges (cycles,
+    // unread names, the graph) wants the first place or none.
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut edges = c.edges;
+    edges.retain(|(from, to, _)| seen.insert((from.clone(), to.clone())));
+    edges.shrink_to_fit();
+    CheckedModule { hir: Arc::new(out), edges, refused: c.refused, diagnostics: c.diags }
 }
 
 impl<'a> Checker<'a> {
