@@ -7,8 +7,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Runs `f` on every item on `jobs` threads (this one included), for
-/// its effect on the database's memos. With one job it does nothing: the
-/// sequential pass computes everything anyway.
+/// its effect on the database's memos. With one job, on this thread: a
+/// caller may drop what the memos were computed from once they are.
 pub fn warm<D, T, F>(db: &D, items: &[T], jobs: usize, f: F)
 where
     D: Clone + Send,
@@ -17,6 +17,7 @@ where
 {
     let jobs = jobs.min(items.len());
     if jobs <= 1 {
+        items.iter().for_each(|item| f(db, item));
         return;
     }
     let next = AtomicUsize::new(0);
