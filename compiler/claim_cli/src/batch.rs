@@ -464,7 +464,7 @@ fn report(
         }
         let _ = writeln!(out, "{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.name);
     }
-    let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_ref()).collect();
+    let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_deref()).collect();
     let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
     let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
     for d in failures.iter().chain(dissolved.iter()) {

@@ -47,7 +47,7 @@ impl RunReport<'_> {
     fn failures(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
-            .chain(self.witnesses.iter().filter_map(|w| w.failure.as_ref()))
+            .chain(self.witnesses.iter().filter_map(|w| w.failure.as_deref()))
             .chain(self.frontiers.iter().filter_map(|f| f.dissolved.as_ref()))
     }
 }

@@ -15,8 +15,9 @@ pub struct WitnessReport {
     pub name: std::sync::Arc<str>,
     pub module: std::sync::Arc<str>,
     pub loc: Loc,
-    /// `None` where the witness passed.
-    pub failure: Option<Diagnostic>,
+    /// `None` where the witness passed. Boxed: most pass, and a large run
+    /// holds tens of thousands of reports.
+    pub failure: Option<Box<Diagnostic>>,
     /// The `--explain` trace, where one was asked for.
     pub trace: Vec<TraceLine>,
     pub duration: Duration,
@@ -43,7 +44,7 @@ pub fn run_witness<W: crate::World + ?Sized>(
         name: w.name.clone(),
         module: w.module.clone(),
         loc: w.loc,
-        failure,
+        failure: failure.map(Box::new),
         trace: cx.trace.unwrap_or_default(),
         duration: start.elapsed(),
     }
