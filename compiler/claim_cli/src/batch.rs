@@ -10,7 +10,8 @@ use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
 use claim_eval::incremental::evaluate_facts;
-use claim_eval::{check_frontier, run_witness, Evaluator, FrontierReport, NoWorld, WitnessReport};
+use claim_eval::memo::CallMemo;
+use claim_eval::{check_frontier, run_witness_with, Evaluator, FrontierReport, NoWorld, WitnessReport};
 use claim_sema::compile;
 use claim_sema::hir;
 use std::fmt::Write;
@@ -334,7 +335,11 @@ fn run_timed<'p>(
     for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(&loaded) {
         let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
         crate::par::warm(db, &facts, opts.jobs, |db, fact| {
-            claim_eval::incremental::fact_value(db, l.program, claim_eval::incremental::FactKey::new(db, fact.name.clone()));
+            claim_eval::incremental::fact_value(
+                db,
+                l.program,
+                claim_eval::incremental::FactKey::new(db, fact.name.clone()),
+            );
         });
         let (values, errors) = evaluate_facts(db, l.program);
         clock.phase("facts");
@@ -351,7 +356,8 @@ fn run_timed<'p>(
     {
         let sources = sources_now();
         late.sort_by_cached_key(|d| {
-            let at = d.primary.as_ref().map(|l| (sources.name(l.loc.file).to_string(), l.loc.span.start, l.loc.span.end));
+            let at =
+                d.primary.as_ref().map(|l| (sources.name(l.loc.file).to_string(), l.loc.span.start, l.loc.span.end));
             (at, d.code)
         });
     }
@@ -425,22 +431,26 @@ fn run_parallel(
 ) -> Vec<WitnessReport> {
     let jobs = jobs.max(1).min(witnesses.len().max(1));
     if jobs == 1 {
-        return witnesses.iter().map(|w| run_witness(ev, w, trace, limit)).collect();
+        let mut memo = CallMemo::default();
+        return witnesses.iter().map(|w| run_witness_with(ev, w, trace, limit, &mut memo)).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
     std::thread::scope(|s| {
         for _ in 0..jobs {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(w) = witnesses.get(i) else { break };
-                if std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker") {
-                    // The fail-closed tests' hook: a worker dies mid-run.
-                    panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
-                }
-                let r = run_witness(ev, w, trace, limit);
-                if let Ok(mut res) = results.lock() {
-                    res[i] = Some(r);
+            s.spawn(|| {
+                let mut memo = CallMemo::default();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(w) = witnesses.get(i) else { break };
+                    if std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker") {
+                        // The fail-closed tests' hook: a worker dies mid-run.
+                        panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
+                    }
+                    let r = run_witness_with(ev, w, trace, limit, &mut memo);
+                    if let Ok(mut res) = results.lock() {
+                        res[i] = Some(r);
+                    }
                 }
             });
         }

@@ -6,8 +6,8 @@ use claim_sema::{Program, SourceFile};
 use claim_syntax::ast::ItemKind;
 use claim_syntax::{FileId, Span};
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One program: a root and the entry files under it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -252,7 +252,8 @@ fn read_module(
 ) -> Option<(Arc<str>, FileId)> {
     if module.starts_with("std.") || module == "std" {
         let src: Arc<str> = crate::stdlib::source(module)?.into();
-        let fid = sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src.clone());
+        let fid =
+            sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src.clone());
         return Some((src, fid));
     }
     let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
@@ -273,7 +274,12 @@ fn read_module(
         found.errors.push(
             Diagnostic::error(
                 "E0013",
-                format!("`{}` is {} bytes, larger than the limit of {}", display_name(&path), meta.len(), limits.max_source_bytes),
+                format!(
+                    "`{}` is {} bytes, larger than the limit of {}",
+                    display_name(&path),
+                    meta.len(),
+                    limits.max_source_bytes
+                ),
             )
             .with_help("raise the limit with `--max-source-bytes`, or split the module"),
         );

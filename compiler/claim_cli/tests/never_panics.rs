@@ -109,8 +109,7 @@ fn compile_text(text: &str) {
     let mut modules = BTreeMap::from([("main".to_string(), file)]);
     // The standard library, so `use std.…` resolves as in a real run.
     for (i, (m, src)) in claim_cli::stdlib::MODULES.iter().enumerate() {
-        modules
-            .insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).into(), FileId(i as u32 + 1)));
+        modules.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).into(), FileId(i as u32 + 1)));
     }
     let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
     let compiled = compile(&db, program);

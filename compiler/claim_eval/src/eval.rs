@@ -31,6 +31,8 @@ pub struct Cx {
     pub deadline: Option<std::time::Instant>,
     /// Counts work between deadline checks, so the clock is read rarely.
     ticks: u32,
+    /// Values of calls made already (see `memo`); not used while tracing.
+    pub memo: crate::memo::CallMemo,
 }
 
 impl Cx {
@@ -217,14 +219,21 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             return Err(internal(format!("unknown function `{}`", name.name)));
         };
         cx.tick()?;
+        let key = if cx.trace.is_none() { crate::memo::CallKey::new(f, &args) } else { None };
+        if let Some(v) = key.as_ref().and_then(|k| cx.memo.get(k)) {
+            return Ok(v);
+        }
         cx.note(site, || format!("{}({})", f.name.name, args.iter().map(show).collect::<Vec<_>>().join(", ")));
         let mut frame = Frame::new(f.frame_size, f.loc.file);
-        for (i, a) in args.into_iter().enumerate() {
-            frame.set(i as u32, a);
+        for (i, a) in args.iter().enumerate() {
+            frame.set(i as u32, a.clone());
         }
         cx.depth += 1;
         let result = self.eval(&f.body, &mut frame, cx);
         cx.depth -= 1;
+        if let (Some(key), Ok(v)) = (key, &result) {
+            cx.memo.insert(key, args, v.clone());
+        }
         match result {
             Err(Stop::Refused(mut r)) => {
                 r.chain.insert(0, (f.name.name.clone(), site));

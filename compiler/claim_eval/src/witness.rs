@@ -1,6 +1,7 @@
 //! Running witnesses and checking frontiers (§5).
 
 use crate::eval::{compare, Cx, Evaluator, Frame, TraceLine};
+use crate::memo::CallMemo;
 use crate::refusal::Stop;
 use crate::report::{self, FalseComparison};
 use crate::text::text_of;
@@ -36,10 +37,24 @@ pub fn run_witness<W: crate::World + ?Sized>(
     trace: bool,
     limit: Option<Duration>,
 ) -> WitnessReport {
+    run_witness_with(ev, w, trace, limit, &mut CallMemo::default())
+}
+
+/// `run_witness`, reusing (and adding to) the values of calls that earlier
+/// witnesses made: a thread that runs many witnesses keeps one memo.
+pub fn run_witness_with<W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    w: &hir::Witness,
+    trace: bool,
+    limit: Option<Duration>,
+    memo: &mut CallMemo,
+) -> WitnessReport {
     let start = Instant::now();
     let mut cx = if trace { Cx::tracing() } else { Cx::default() };
     cx.deadline = limit.map(|l| start + l);
+    cx.memo = std::mem::take(memo);
     let failure = run_stmts(ev, w, &mut cx, limit);
+    *memo = std::mem::take(&mut cx.memo);
     WitnessReport {
         name: w.name.clone(),
         module: w.module.clone(),

@@ -159,11 +159,8 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     }
     // Lints speak about programs that compile; beside errors they are noise.
     if !diags.iter().any(Diagnostic::is_error) {
-        let unread: FxHashSet<&GlobalName> = summaries
-            .iter()
-            .flat_map(|(_, s)| s.unread_here.iter())
-            .filter(|n| !read_elsewhere.contains(*n))
-            .collect();
+        let unread: FxHashSet<&GlobalName> =
+            summaries.iter().flat_map(|(_, s)| s.unread_here.iter()).filter(|n| !read_elsewhere.contains(*n)).collect();
         diags.extend(crate::lints::lints(&out.modules, &unread, &refused, &out.refusals, &std_files));
     }
     diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

@@ -436,7 +436,13 @@ impl<'a> Checker<'a> {
                     );
                 }
                 Some(mk(
-                    H::Variant { ty: Arc::new(enum_name), index: i as u32, name: d.name.clone(), names: None, fields: vec![] },
+                    H::Variant {
+                        ty: Arc::new(enum_name),
+                        index: i as u32,
+                        name: d.name.clone(),
+                        names: None,
+                        fields: vec![],
+                    },
                     span,
                     ty.clone(),
                 ))

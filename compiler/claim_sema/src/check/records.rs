@@ -67,7 +67,11 @@ impl<'a> Checker<'a> {
         match self.ctor(path, expected) {
             Some(Ctor::Record(g, fields)) => {
                 let values = self.field_inits(span, &dotted, inits, fields);
-                mk(H::Record { ty: Arc::new(g.clone()), names: field_names(fields), fields: values }, span, Ty::named(g))
+                mk(
+                    H::Record { ty: Arc::new(g.clone()), names: field_names(fields), fields: values },
+                    span,
+                    Ty::named(g),
+                )
             }
             Some(Ctor::Variant(g, index, def)) => {
                 let Some(fields) = &def.fields else {

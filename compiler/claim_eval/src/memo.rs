@@ -1,0 +1,158 @@
+//! Results of calls already made, reused. Every Claim function is pure
+//! (only fact initializers read the world), so a call with the very same
+//! arguments gives the very same value. Witnesses of one module call the
+//! same derivations over and over — `keyed(candidate)` twice in each of
+//! thirty witnesses — and a thread running them keeps one memo.
+//!
+//! Arguments are compared by identity, not by content: a value's parts are
+//! shared (`Arc`), so the same fact read twice is the same pointers, and
+//! comparing pointers costs nothing where hashing a whole receipt would
+//! cost more than the call. Identity includes the value's origin, so a
+//! reused result carries exactly the origins a fresh one would. Each entry
+//! keeps its arguments alive, so no pointer is reused while it is a key.
+//!
+//! Only values are kept. A call that refused runs again, and so builds its
+//! refusal (chain, operands, site) afresh; a traced run (`--explain`) does
+//! not use the memo at all, so its trace shows every call.
+
+use crate::value::{Value, V};
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// More arguments than this and a call is not kept.
+const MAX_ARGS: usize = 4;
+/// Entries before the memo starts over: its memory stays bounded, and a
+/// module's witnesses (which run together) fit many times over.
+const MAX_ENTRIES: usize = 4096;
+
+/// What makes two argument values the same one: variant, payload or
+/// pointer, and origin pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+struct ArgId {
+    tag: u8,
+    payload: usize,
+    origin: usize,
+}
+
+fn ptr<T: ?Sized>(a: &Arc<T>) -> usize {
+    Arc::as_ptr(a) as *const () as usize
+}
+
+fn identity(v: &Value) -> ArgId {
+    let (tag, payload) = match &v.kind {
+        V::Bool(b) => (0, usize::from(*b)),
+        V::Int(n) => (1, *n as usize),
+        V::Duration(n) => (2, *n as usize),
+        V::Text(t) => (3, ptr(t)),
+        V::Digest(k, d) => (4 + *k as u8, ptr(d)),
+        V::List(l) => (10, ptr(l)),
+        V::Option(None) => (11, 0),
+        V::Option(Some(x)) => (12, ptr(x)),
+        V::Map(m) => (13, ptr(m)),
+        V::Record(r) => (14, ptr(r)),
+        V::Variant(x) => (15, ptr(x)),
+    };
+    ArgId { tag, payload, origin: v.origin.as_ref().map(ptr).unwrap_or(0) }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CallKey {
+    function: usize,
+    len: u8,
+    args: [ArgId; MAX_ARGS],
+}
+
+impl CallKey {
+    /// The key of calling the function at `function` (its address in the
+    /// compiled program) with `args`; `None` with too many arguments.
+    pub fn new<T>(function: &T, args: &[Value]) -> Option<CallKey> {
+        if args.len() > MAX_ARGS {
+            return None;
+        }
+        let mut ids = [ArgId::default(); MAX_ARGS];
+        for (slot, a) in ids.iter_mut().zip(args) {
+            *slot = identity(a);
+        }
+        Some(CallKey { function: function as *const T as usize, len: args.len() as u8, args: ids })
+    }
+}
+
+#[derive(Default)]
+pub struct CallMemo {
+    /// The result, and the arguments it was computed from (kept alive).
+    entries: FxHashMap<CallKey, (Value, Vec<Value>)>,
+}
+
+impl CallMemo {
+    pub fn get(&self, key: &CallKey) -> Option<Value> {
+        self.entries.get(key).map(|(v, _)| v.clone())
+    }
+
+    pub fn insert(&mut self, key: CallKey, args: Vec<Value>, result: Value) {
+        if self.entries.len() >= MAX_ENTRIES {
+            self.entries.clear();
+        }
+        self.entries.insert(key, (result, args));
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Origin;
+    use claim_syntax::{FileId, Loc, Span};
+
+    fn text(s: &str) -> Value {
+        Value::text(s)
+    }
+
+    #[test]
+    fn the_same_value_is_the_same_key_and_equal_content_is_not() {
+        let f = 0u8;
+        let a = text("recipe");
+        let b = text("recipe");
+        let k1 = CallKey::new(&f, std::slice::from_ref(&a));
+        assert_eq!(k1, CallKey::new(&f, &[a.clone()]), "a clone shares its text");
+        assert_ne!(k1, CallKey::new(&f, &[b]), "equal text elsewhere is another value");
+    }
+
+    #[test]
+    fn origins_and_functions_are_part_of_the_key() {
+        let (f, g) = (0u8, 0u8);
+        let a = text("x");
+        let here = a.clone().with_origin(Origin::Literal(Loc::new(FileId(0), Span::new(0, 1))));
+        assert_ne!(CallKey::new(&f, &[a.clone()]), CallKey::new(&f, &[here]), "another origin");
+        assert_ne!(CallKey::new(&f, &[a.clone()]), CallKey::new(&g, &[a]), "another function");
+    }
+
+    #[test]
+    fn scalars_are_compared_by_value_and_arity_counts() {
+        let f = 0u8;
+        assert_eq!(CallKey::new(&f, &[Value::int(3)]), CallKey::new(&f, &[Value::int(3)]));
+        assert_ne!(CallKey::new(&f, &[Value::int(3)]), CallKey::new(&f, &[Value::new(V::Duration(3))]));
+        assert_ne!(CallKey::new(&f, &[]), CallKey::new(&f, &[Value::bool(false)]));
+        assert!(CallKey::new(&f, &vec![Value::int(1); MAX_ARGS + 1]).is_none());
+    }
+
+    #[test]
+    fn the_memo_stays_bounded() {
+        let f = 0u8;
+        let mut m = CallMemo::default();
+        for i in 0..(MAX_ENTRIES as i64 + 10) {
+            let args = vec![Value::int(i)];
+            let key = CallKey::new(&f, &args).expect("one argument");
+            m.insert(key, args, Value::int(i * 2));
+        }
+        assert!(m.len() <= MAX_ENTRIES);
+        let key = CallKey::new(&f, &[Value::int(MAX_ENTRIES as i64 + 9)]).expect("one argument");
+        assert_eq!(m.get(&key).and_then(|v| v.as_int()), Some(2 * (MAX_ENTRIES as i64 + 9)));
+    }
+}
