@@ -11,8 +11,8 @@ use claim_sema::hir::WorldFn;
 use claim_sema::ty::Ty;
 use claim_syntax::token::DigestKind;
 use claim_syntax::FileId;
+use rustc_hash::FxHashMap as HashMap;
 use salsa::Setter;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 

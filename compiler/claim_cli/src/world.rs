@@ -7,8 +7,8 @@ use claim_eval::json;
 use claim_eval::{Types, Value, World, WorldCall};
 use claim_sema::ty::Ty;
 use claim_syntax::{FileId, Span};
+use rustc_hash::FxHashMap as HashMap;
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -23,7 +23,7 @@ pub struct FsWorld {
     root: PathBuf,
     /// Canonical root, for the symlink check.
     real_root: PathBuf,
-    dirs: HashMap<FileId, PathBuf>,
+    dirs: std::collections::HashMap<FileId, PathBuf>,
     pub sources: Arc<Mutex<Sources>>,
     max_load_bytes: u64,
     /// Each JSON file's id in the sources, or why it could not be read.
@@ -52,7 +52,7 @@ struct Folder {
 impl FsWorld {
     pub fn new(
         root: PathBuf,
-        dirs: HashMap<FileId, PathBuf>,
+        dirs: std::collections::HashMap<FileId, PathBuf>,
         sources: Arc<Mutex<Sources>>,
         max_load_bytes: u64,
     ) -> FsWorld {
@@ -259,7 +259,7 @@ impl FsWorld {
 
 /// A folder's entries, `true` for a symlink.
 fn list(dir: &Path) -> std::io::Result<HashMap<std::ffi::OsString, bool>> {
-    let mut entries = HashMap::new();
+    let mut entries = HashMap::default();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         entries.insert(e.file_name(), e.file_type()?.is_symlink());

@@ -34,7 +34,8 @@ witness refuses_again { refuses half(three) with Odd }
 fn a_shared_memo_reports_what_fresh_runs_report() {
     let db = Database::default();
     let main = SourceFile::new(&db, "main".to_string(), PROGRAM.into(), FileId(0));
-    let program = Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
+    let program =
+        Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
     let compiled = compile(&db, program);
     assert!(!compiled.has_errors(), "{:?}", compiled.diagnostics);
     let ev = claim_eval::Evaluator::new(compiled, &claim_eval::NoWorld);

@@ -240,9 +240,12 @@ impl Parser<'_> {
                 }
                 c if c < 0x20 => return Err(self.err("control character in string")),
                 _ => {
-                    let ch = self.text[self.i..].chars().next().ok_or_else(|| self.err("bad text"))?;
-                    out.push(ch);
-                    self.i += ch.len_utf8();
+                    // A run of plain text at once. It ends at an ASCII byte,
+                    // so on a character boundary.
+                    let run = self.s[self.i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+                    let end = run.map_or(self.s.len(), |n| self.i + n);
+                    out.push_str(self.text.get(self.i..end).ok_or_else(|| self.err("bad text"))?);
+                    self.i = end;
                 }
             }
         }
@@ -584,5 +587,21 @@ mod tests {
     fn deep_nesting_is_refused() {
         let deep = "[".repeat(MAX_DEPTH + 10);
         assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn strings_keep_every_character_between_escapes() {
+        let j = parse(r#"["café ☕ x\ny\"z\u00e9\ud83d\ude00 end", ""]"#).expect("valid");
+        let J::Array(items) = &j.kind else { panic!("array") };
+        let texts: Vec<&str> =
+            items.iter().filter_map(|i| if let J::Str(s) = &i.kind { Some(s.as_str()) } else { None }).collect();
+        assert_eq!(texts, ["café ☕ x\ny\"zé\u{1f600} end", ""]);
+    }
+
+    #[test]
+    fn a_raw_control_character_or_an_open_string_is_an_error() {
+        assert_eq!(parse("\"a\tb\"").expect_err("tab").span.start, 2);
+        assert!(parse("\"abc").is_err());
+        assert!(parse("\"café").is_err());
     }
 }
