@@ -22,14 +22,16 @@ fn receipt() -> &'static (Types, Ty) {
         let file = SourceFile::new(&db, "main".to_string(), TYPES.into(), FileId(0));
         let program = Program::new(&db, BTreeMap::from([("main".to_string(), file)]), vec!["main".to_string()], BTreeMap::new());
         let types = compile(&db, program).types.clone();
-        (types, Ty::Named(claim_sema::ty::GlobalName::new("main", "Receipt")))
+        (types, Ty::named(claim_sema::ty::GlobalName::new("main", "Receipt")))
     })
 }
 
 fuzz_target!(|data: &[u8]| {
     let (types, ty) = receipt();
-    let text = String::from_utf8_lossy(data);
+    let text: std::sync::Arc<str> = String::from_utf8_lossy(data).into();
     if let Ok(doc) = json::parse(&text) {
-        let _ = json::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default()));
+        let _ = json::decode(&doc, &text, ty, types, FileId(1), Loc::new(FileId(0), Span::default()));
+        // Where a diagnostic would name a value's place in the file.
+        let _ = json::path_at(&text, doc.span);
     }
 });

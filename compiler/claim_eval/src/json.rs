@@ -3,7 +3,7 @@
 //! an extra field; at the object, for a missing one) with its JSONPath, and
 //! one file reports all of its errors, not just the first.
 
-use crate::value::{parse_hex, Origin, RecordVal, Value, VariantVal, V};
+use crate::value::{parse_hex, JsonText, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::Types;
 use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{FieldDef, Ty, TypeDef};
@@ -254,8 +254,17 @@ impl Parser<'_> {
 
 /// Decodes a parsed JSON document into `ty`. `call` is the `load` (for a
 /// secondary label); every error found is returned.
-pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
-    let mut d = Decoder { types, file, call, errors: Vec::new() };
+/// Decodes a parsed document (`doc`, parsed from `text`) into a value of
+/// `ty`; every value remembers where in the file it was read.
+pub fn decode(
+    doc: &Json,
+    text: &Arc<str>,
+    ty: &Ty,
+    types: &Types,
+    file: FileId,
+    call: Loc,
+) -> Result<Value, Vec<Diagnostic>> {
+    let mut d = Decoder { types, file, text: JsonText(text.clone()), call, errors: Vec::new() };
     let v = d.value(doc, ty, &mut "$".to_string());
     match v {
         Some(v) if d.errors.is_empty() => Ok(v),
@@ -266,6 +275,7 @@ pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Re
 struct Decoder<'a> {
     types: &'a Types,
     file: FileId,
+    text: JsonText,
     call: Loc,
     errors: Vec<Diagnostic>,
 }
@@ -295,13 +305,13 @@ impl Decoder<'_> {
         );
     }
 
-    fn origin(&self, j: &Json, path: &str) -> Origin {
-        Origin::Json { file: self.file, span: j.span, path: path.to_string() }
+    fn origin(&self, j: &Json) -> Origin {
+        Origin::Json { file: self.file, span: j.span, doc: self.text.clone() }
     }
 
     fn value(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<Value> {
         let v = self.kind(j, ty, path)?;
-        Some(Value::new(v).with_origin(self.origin(j, path)))
+        Some(Value::new(v).with_origin(self.origin(j)))
     }
 
     fn wrong(&mut self, j: &Json, ty: &Ty, path: &str) -> Option<V> {
@@ -552,6 +562,46 @@ impl Decoder<'_> {
     }
 }
 
+/// The JSONPath of the value at `span` in a JSON text (as decoding names
+/// it: `$`, `.key` or `["odd key"]`, `[index]`); `None` where the text no
+/// longer parses or no value sits exactly there.
+pub fn path_at(text: &str, span: Span) -> Option<String> {
+    fn walk(j: &Json, span: Span, path: &mut String) -> bool {
+        if j.span == span {
+            return true;
+        }
+        let inside = |c: &Json| c.span.start <= span.start && span.end <= c.span.end;
+        match &j.kind {
+            J::Array(items) => {
+                for (i, item) in items.iter().enumerate().filter(|(_, c)| inside(c)) {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    if walk(item, span, path) {
+                        return true;
+                    }
+                    path.truncate(len);
+                }
+                false
+            }
+            J::Object(fields) => {
+                for (k, _, v) in fields.iter().filter(|(_, _, c)| inside(c)) {
+                    let len = path.len();
+                    push_key(path, k);
+                    if walk(v, span, path) {
+                        return true;
+                    }
+                    path.truncate(len);
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+    let doc = parse(text).ok()?;
+    let mut path = "$".to_string();
+    walk(&doc, span, &mut path).then_some(path)
+}
+
 fn push_key(path: &mut String, key: &str) {
     if !key.is_empty()
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -603,5 +653,38 @@ mod tests {
         assert_eq!(parse("\"a\tb\"").expect_err("tab").span.start, 2);
         assert!(parse("\"abc").is_err());
         assert!(parse("\"café").is_err());
+    }
+
+    #[test]
+    fn path_at_names_each_value_as_decoding_does() {
+        let text = r#"{"a": {"b": [10, {"c": "x"}]}, "odd key": [true], "9": null}"#;
+        let doc = parse(text).expect("valid");
+        let mut seen = Vec::new();
+        fn all(j: &Json, out: &mut Vec<Span>) {
+            out.push(j.span);
+            match &j.kind {
+                J::Array(items) => items.iter().for_each(|i| all(i, out)),
+                J::Object(fields) => fields.iter().for_each(|(_, _, v)| all(v, out)),
+                _ => {}
+            }
+        }
+        all(&doc, &mut seen);
+        let paths: Vec<String> = seen.iter().map(|s| path_at(text, *s).expect("a value is there")).collect();
+        assert_eq!(
+            paths,
+            [
+                "$",
+                "$.a",
+                "$.a.b",
+                "$.a.b[0]",
+                "$.a.b[1]",
+                "$.a.b[1].c",
+                "$[\"odd key\"]",
+                "$[\"odd key\"][0]",
+                "$[\"9\"]"
+            ]
+        );
+        assert_eq!(path_at(text, Span::new(1, 4)), None, "a key is not a value");
+        assert_eq!(path_at("{", Span::new(0, 1)), None, "text that no longer parses");
     }
 }

@@ -18,7 +18,10 @@ pub fn origin_label(v: &Value, what: &str, not_at: Loc) -> Option<(Loc, String)>
     let (loc, text) = match o {
         Origin::Literal(loc) => (*loc, format!("{what} `{}` is written here", short(v))),
         Origin::Fact { name, loc } => (*loc, format!("{what} is the fact `{name}`")),
-        Origin::Json { file, span, path } => (Loc::new(*file, *span), format!("{what} was read from `{path}`")),
+        Origin::Json { file, span, doc } => {
+            let path = crate::json::path_at(&doc.0, *span).unwrap_or_else(|| "$".to_string());
+            (Loc::new(*file, *span), format!("{what} was read from `{path}`"))
+        }
         Origin::Fold { parts, loc, .. } => {
             (*loc, format!("{what} is the key fold of {} parts computed here", parts.len()))
         }

@@ -14,11 +14,33 @@ pub enum Origin {
     Literal(Loc),
     /// The value of a fact, declared here.
     Fact { name: Arc<str>, loc: Loc },
-    /// A value read from a JSON file, with its JSONPath.
-    Json { file: FileId, span: Span, path: String },
+    /// A value read from a JSON file: where in it. Its JSONPath is found
+    /// from the file's text when a diagnostic asks (`json::path_at`):
+    /// a path kept for each of a run's hundreds of thousands of values was
+    /// a string each.
+    Json { file: FileId, span: Span, doc: JsonText },
     /// A key computed by `fold_sha256`, with what it folded.
     Fold { domain: Arc<str>, parts: Arc<[Arc<str>]>, loc: Loc },
 }
+
+/// The text of a loaded JSON file, shared by every value read from it
+/// (and with the diagnostics' copy). Printed by length; equal when shared.
+#[derive(Clone)]
+pub struct JsonText(pub Arc<str>);
+
+impl std::fmt::Debug for JsonText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "JsonText({} bytes)", self.0.len())
+    }
+}
+
+impl PartialEq for JsonText {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl Eq for JsonText {}
 
 #[derive(Clone, Debug)]
 pub struct Value {
