@@ -59,7 +59,7 @@ pub struct Parsed {
 pub fn parse_module(src: &str) -> Parsed {
     let lexed = lex(src);
     let tokens: Vec<(Token, SimpleSpan)> =
-        lexed.tokens.iter().map(|(t, s)| (t.clone(), SimpleSpan::from(s.range()))).collect();
+        lexed.tokens.into_iter().map(|(t, s)| (t, SimpleSpan::from(s.range()))).collect();
     let mut errors = lexed.errors;
     let mut errs = Vec::new();
     let mut module = Module::default();
