@@ -180,13 +180,17 @@ impl FsWorld {
         }
         let bytes = std::fs::read(path)
             .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
-        let text: Arc<str> = String::from_utf8_lossy(&bytes).into();
+        // Validated once; the lossy copy (for showing the file) only where
+        // it is not UTF-8.
+        let (text, invalid_at): (Arc<str>, Option<usize>) = match String::from_utf8(bytes) {
+            Ok(s) => (s.into(), None),
+            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into(), Some(e.utf8_error().valid_up_to())),
+        };
         let fid = match self.sources.lock() {
             Ok(mut s) => s.add(crate::project::display_name(path), text.clone()),
             Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
         };
-        if let Err(e) = std::str::from_utf8(&bytes) {
-            let at = e.valid_up_to();
+        if let Some(at) = invalid_at {
             return Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid UTF-8 JSON"))
                 .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {at}"))
                 .with_secondary(call.call, "loaded here")]);
