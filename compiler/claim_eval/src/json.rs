@@ -10,6 +10,7 @@ use claim_sema::ty::{FieldDef, Ty, TypeDef};
 use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Loc, Span};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// Nesting deeper than this is refused rather than risk the stack.
@@ -367,7 +368,7 @@ impl Decoder<'_> {
                 let mut ok = true;
                 for (i, item) in items.iter().enumerate() {
                     let len = path.len();
-                    path.push_str(&format!("[{i}]"));
+                    let _ = write!(path, "[{i}]");
                     match self.value(item, t, path) {
                         Some(v) => out.push(v),
                         None => ok = false,
@@ -509,10 +510,18 @@ impl Decoder<'_> {
         what: &str,
         path: &mut String,
     ) -> Option<Vec<Value>> {
+        // Receipts are small objects: comparing with the keys before is
+        // cheaper than building a set, until an object is large.
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
+        let small = obj.len() <= 16;
         let mut ok = true;
-        for (k, kspan, _) in obj {
-            if seen.insert(k, *kspan).is_some() {
+        for (i, (k, kspan, _)) in obj.iter().enumerate() {
+            let again = if small {
+                obj[..i].iter().any(|(before, _, _)| before == k)
+            } else {
+                seen.insert(k, *kspan).is_some()
+            };
+            if again {
                 self.duplicate(*kspan, k, path);
                 ok = false;
             } else if !open && !defs.iter().any(|d| *d.json_key == **k) {
@@ -575,7 +584,7 @@ pub fn path_at(text: &str, span: Span) -> Option<String> {
             J::Array(items) => {
                 for (i, item) in items.iter().enumerate().filter(|(_, c)| inside(c)) {
                     let len = path.len();
-                    path.push_str(&format!("[{i}]"));
+                    let _ = write!(path, "[{i}]");
                     if walk(item, span, path) {
                         return true;
                     }

@@ -218,8 +218,14 @@ impl Keyword {
         ("Some", Keyword::Some),
     ];
 
+    /// Every identifier the lexer reads is looked up: length and first
+    /// letter rule out nearly every keyword before any text is compared.
     pub fn lookup(s: &str) -> Option<Keyword> {
-        Keyword::ALL.iter().find(|(k, _)| *k == s).map(|(_, kw)| *kw)
+        let first = *s.as_bytes().first()?;
+        Keyword::ALL
+            .iter()
+            .find(|(k, _)| k.len() == s.len() && k.as_bytes().first() == Some(&first) && *k == s)
+            .map(|(_, kw)| *kw)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -261,6 +267,13 @@ mod tests {
         assert_eq!(Token::Digest(DigestKind::Sha1, "ab".into()), Token::Digest(DigestKind::Sha1, "ab".into()));
         assert_ne!(Token::Digest(DigestKind::Sha1, "ab".into()), Token::Digest(DigestKind::Sha256, "ab".into()));
         assert_eq!(Token::StrEnd, Token::StrEnd);
+        for (text, kw) in Keyword::ALL {
+            assert_eq!(Keyword::lookup(text), Some(kw));
+            assert_eq!(kw.as_str(), text);
+        }
+        for not_kw in ["", "u", "uses", "Use", "fnn", "r", "refusals", "none"] {
+            assert_eq!(Keyword::lookup(not_kw), None, "`{not_kw}`");
+        }
         assert_ne!(Token::StrStart, Token::StrEnd);
         assert_ne!(Token::Error, Token::Punct("("));
     }
