@@ -102,7 +102,7 @@ pub enum RawToken {
 }
 
 /// The tokens the parser consumes.
-#[derive(Clone, Debug, Eq, Hash)]
+#[derive(Clone, Debug, Eq)]
 pub enum Token {
     Ident(String),
     Kw(Keyword),
