@@ -40,7 +40,9 @@ pub struct FsWorld {
     real_dirs: Mutex<HashMap<PathBuf, Arc<Folder>>>,
     /// Each path as written, from each file, resolved: a read resolves
     /// once to find its input and once to perform it.
-    resolved: Mutex<HashMap<(PathBuf, String), PathBuf>>,
+    /// By the file the path is written in (which fixes the folder it is
+    /// relative to), then the path: looked up without building a key.
+    resolved: Mutex<HashMap<FileId, HashMap<String, PathBuf>>>,
 }
 
 /// A folder's canonical path and its entries: `true` for a symlink.
@@ -77,17 +79,14 @@ impl FsWorld {
 
     /// Resolves a path as §6 says, and checks that it stays in the root.
     pub fn resolve(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
-        // Keyed by the folder the path is relative to and the path itself.
         // Failures are not kept: they are rare, and each diagnostic points
         // at its own call.
-        let base = self.dirs.get(&call.from).cloned().unwrap_or_else(|| self.root.clone());
-        let key = (base, call.path.to_string());
-        if let Some(hit) = self.resolved.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        if let Some(hit) = self.resolved.lock().ok().and_then(|c| c.get(&call.from)?.get(call.path).cloned()) {
             return Ok(hit);
         }
         let r = self.resolve_uncached(call);
         if let (Ok(path), Ok(mut c)) = (&r, self.resolved.lock()) {
-            c.insert(key, path.clone());
+            c.entry(call.from).or_default().insert(call.path.to_string(), path.clone());
         }
         r
     }
