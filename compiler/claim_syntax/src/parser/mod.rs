@@ -78,6 +78,17 @@ pub fn parse_module(src: &str) -> Parsed {
             );
             continue;
         }
+        // Error recovery scans from each unmatched opening delimiter to the
+        // end of the item: on a long item with delimiters that do not pair,
+        // that is quadratic (a fuzzed 9 KB item took 15 s). Such an item
+        // gets one precise error instead of a recovered parse.
+        if slice.len() > MAX_RECOVERED_TOKENS {
+            if let Some(e) = unpaired_delimiter(slice) {
+                errors.push(e);
+                module.items.push(Item { kind: ItemKind::Error, span, docs: Vec::new() });
+                continue;
+            }
+        }
         let next_start = tokens.get(chunk.end).map(|t| t.1.start).unwrap_or(src.len());
         let eoi = SimpleSpan::from(last.1.end..next_start.max(last.1.end));
         let (item, e) = fast.parse(slice.split_token_span(eoi)).into_output_errors();
@@ -180,6 +191,67 @@ pub(crate) fn describe(t: &Token) -> String {
 
 /// Cuts the token stream before every item keyword; a leading run of
 /// tokens that starts no item is a chunk of its own (reported as junk).
+/// Items longer than this (in tokens) are parsed with error recovery only
+/// when their delimiters pair up. Generous: the largest item of the
+/// project's own claims and of a generated 1,000-module corpus is far
+/// smaller, and a shorter broken item recovers in milliseconds.
+const MAX_RECOVERED_TOKENS: usize = 128;
+
+const UNPAIRED_HELP: &str =
+    "in a long item, delimiters that do not pair are reported alone; pair them and the rest of the item is checked";
+
+/// The first delimiter of an item that does not pair: a closing one that
+/// closes nothing (or the wrong thing), else the innermost one never closed.
+fn unpaired_delimiter(tokens: &[(Token, SimpleSpan)]) -> Option<SyntaxError> {
+    fn closer_of(t: &Token) -> Option<Token> {
+        Some(match t {
+            Token::Punct("(") => Token::Punct(")"),
+            Token::Punct("[") => Token::Punct("]"),
+            Token::Punct("{") => Token::Punct("}"),
+            Token::InterpOpen => Token::InterpClose,
+            Token::StrStart => Token::StrEnd,
+            _ => return None,
+        })
+    }
+    let closes = |t: &Token| matches!(t, Token::Punct(")" | "]" | "}") | Token::InterpClose | Token::StrEnd);
+    let mut open: Vec<(&Token, Token, SimpleSpan)> = Vec::new();
+    for (t, span) in tokens {
+        if let Some(close) = closer_of(t) {
+            open.push((t, close, *span));
+        } else if closes(t) {
+            match open.last() {
+                Some((_, expected, _)) if expected == t => {
+                    open.pop();
+                }
+                Some((opener, _, at)) => {
+                    let mut e = SyntaxError::new(
+                        "E0010",
+                        Span::from(*span),
+                        format!("unexpected {}", describe(t)),
+                        format!("this does not close the {}", describe(opener)),
+                    )
+                    .with_help(UNPAIRED_HELP);
+                    e.context = Some((Span::from(*at), "the one opened here".to_string()));
+                    return Some(e);
+                }
+                None => {
+                    return Some(SyntaxError::new(
+                        "E0010",
+                        Span::from(*span),
+                        format!("unexpected {}", describe(t)),
+                        "this closes nothing",
+                    ))
+                }
+            }
+        }
+    }
+    let (opener, _, at) = open.last()?;
+    Some(
+        SyntaxError::new("E0010", Span::from(*at), format!("unclosed {}", describe(opener)), "this is never closed")
+            .with_help(UNPAIRED_HELP),
+    )
+}
+
 fn item_chunks(tokens: &[(Token, SimpleSpan)]) -> Vec<std::ops::Range<usize>> {
     let mut chunks = Vec::new();
     let mut start = 0;
