@@ -77,6 +77,8 @@ impl CallKey {
     }
 }
 
+/// One thread's memo, for one evaluator: functions are keyed by their
+/// address in the compiled program, which must outlive the memo.
 #[derive(Default)]
 pub struct CallMemo {
     /// The result, and the arguments it was computed from (kept alive).

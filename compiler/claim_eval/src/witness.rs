@@ -41,7 +41,9 @@ pub fn run_witness<W: crate::World + ?Sized>(
 }
 
 /// `run_witness`, reusing (and adding to) the values of calls that earlier
-/// witnesses made: a thread that runs many witnesses keeps one memo.
+/// witnesses made: a thread that runs many witnesses keeps one memo. A memo
+/// belongs to one evaluator (its functions are keyed by address): drop it
+/// with the evaluator, never carry it to another program.
 pub fn run_witness_with<W: crate::World + ?Sized>(
     ev: &Evaluator<'_, W>,
     w: &hir::Witness,
