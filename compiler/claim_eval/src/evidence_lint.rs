@@ -9,14 +9,17 @@ use claim_syntax::{FileId, Loc};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// Digests (their shared bytes) and the JSON files that hold each. A
-/// large run reads hundreds of thousands: hashed, and never copied.
-type Seen = rustc_hash::FxHashMap<Arc<[u8]>, rustc_hash::FxHashSet<FileId>>;
+/// Digests (their shared bytes), each with the first JSON file that holds
+/// it and whether another file holds it too: all the lint asks is whether
+/// a file other than a binding's own names the digest. A large run reads
+/// hundreds of thousands: hashed, never copied, no set per digest.
+type Seen = rustc_hash::FxHashMap<Arc<[u8]>, (FileId, bool)>;
 
-/// Every digest read from a JSON file, with the files that hold it.
+/// Every digest read from a JSON file, with where it was read.
 fn json_digests(v: &Value, out: &mut Seen) {
     if let (V::Digest(_, bytes), Some(Origin::Json { file, .. })) = (&v.kind, v.origin.as_deref()) {
-        out.entry(bytes.clone()).or_default().insert(*file);
+        let (first, elsewhere) = out.entry(bytes.clone()).or_insert((*file, false));
+        *elsewhere |= *first != *file;
     }
     match &v.kind {
         V::List(items) => items.iter().for_each(|x| json_digests(x, out)),
@@ -62,7 +65,7 @@ pub fn unmentioned_bindings<'a>(facts: impl IntoIterator<Item = &'a Value> + Clo
             let (Some(image), Some(arm)) = (b.fields.first(), b.fields.get(1)) else { continue };
             let V::Digest(kind, bytes) = &image.kind else { continue };
             let Some((loc, own_file)) = loc_of(image) else { continue };
-            let mentioned = seen.get(bytes).is_some_and(|files| files.iter().any(|f| Some(*f) != own_file));
+            let mentioned = seen.get(bytes).is_some_and(|(first, elsewhere)| *elsewhere || Some(*first) != own_file);
             if mentioned || !reported.insert(loc) {
                 continue;
             }
