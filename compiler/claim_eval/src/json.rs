@@ -253,10 +253,9 @@ impl Parser<'_> {
     }
 }
 
-/// Decodes a parsed JSON document into `ty`. `call` is the `load` (for a
-/// secondary label); every error found is returned.
-/// Decodes a parsed document (`doc`, parsed from `text`) into a value of
-/// `ty`; every value remembers where in the file it was read.
+/// Decodes a parsed JSON document (`doc`, parsed from `text`) into `ty`;
+/// every value remembers where in the file it was read. `call` is the
+/// `load` (for a secondary label); every error found is returned.
 pub fn decode(
     doc: &Json,
     text: &Arc<str>,
