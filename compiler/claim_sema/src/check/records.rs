@@ -67,11 +67,9 @@ impl<'a> Checker<'a> {
         match self.ctor(path, expected) {
             Some(Ctor::Record(g, fields)) => {
                 let values = self.field_inits(span, &dotted, inits, fields);
-                mk(
-                    H::Record { ty: Arc::new(g.clone()), names: field_names(fields), fields: values },
-                    span,
-                    Ty::named(g),
-                )
+                // One shared name for the expression and its type.
+                let g = Arc::new(g);
+                mk(H::Record { ty: g.clone(), names: field_names(fields), fields: values }, span, Ty::Named(g))
             }
             Some(Ctor::Variant(g, index, def)) => {
                 let Some(fields) = &def.fields else {
@@ -83,14 +81,15 @@ impl<'a> Checker<'a> {
                     return mk(H::Error, span, Ty::named(g));
                 };
                 let values = self.field_inits(span, &dotted, inits, fields);
+                let g = Arc::new(g);
                 let kind = H::Variant {
-                    ty: Arc::new(g.clone()),
+                    ty: g.clone(),
                     index,
                     name: def.name.clone(),
                     names: Some(field_names(fields)),
                     fields: values,
                 };
-                mk(kind, span, Ty::named(g))
+                mk(kind, span, Ty::Named(g))
             }
             None => {
                 for i in inits {
