@@ -131,8 +131,9 @@ pub fn refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTreeSe
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct CheckedModule {
     pub hir: Arc<hir::Module>,
-    /// Calls and fact references, `(from, to, where)`, for the cycle check.
-    pub edges: Vec<(crate::ty::GlobalName, crate::ty::GlobalName, claim_syntax::Span)>,
+    /// Calls and fact references, `(from, to, where)`, each pair once.
+    /// Shared with the module's summary and the checked program.
+    pub edges: crate::ty::Edges,
     /// Refusal codes the module refuses with.
     pub refused: std::collections::BTreeSet<Arc<str>>,
     pub diagnostics: Vec<Diagnostic>,

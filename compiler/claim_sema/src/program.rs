@@ -36,7 +36,7 @@ pub struct Compiled {
     /// What reads what: `(reader, read)`, readers being functions, facts,
     /// and witnesses and frontiers (named `witness w`, `frontier f`); per
     /// module, in module order, possibly repeated (the graph sorts it).
-    pub reads: Vec<Arc<Vec<(GlobalName, GlobalName)>>>,
+    pub reads: Vec<crate::ty::Edges>,
     /// Every diagnostic, errors and warnings, sorted by location.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -175,7 +175,7 @@ fn whole_call_graph_cycles(
 ) -> Vec<(Vec<GlobalName>, Option<Loc>)> {
     let mut calls: NameGraph<GlobalName> = NameGraph::default();
     for (_, s) in summaries {
-        for (from, to, _) in &s.calls {
+        for (from, to, _) in s.calls() {
             calls.edge(from, to);
         }
     }
@@ -184,7 +184,7 @@ fn whole_call_graph_cycles(
         .into_iter()
         .map(|c| {
             let at = summaries.iter().find_map(|(_, s)| {
-                let (_, _, span) = s.calls.iter().find(|(f, t, _)| *f == c[0] && *t == c[1])?;
+                let (_, _, span) = s.calls().find(|(f, t, _)| *f == c[0] && *t == c[1])?;
                 Some(Loc::new(s.file, *span))
             });
             (c, at)

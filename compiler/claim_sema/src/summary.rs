@@ -6,7 +6,7 @@
 use crate::db::{check_module, item_index, module_scope, module_sigs, parse, Db, Program, SourceFile};
 use crate::graph::NameGraph;
 use crate::hir;
-use crate::ty::{GlobalName, TypeInfo};
+use crate::ty::{Edges, GlobalName, TypeInfo};
 use claim_diagnostics::Diagnostic;
 use claim_syntax::ast::ItemKind;
 use claim_syntax::{FileId, Loc, Span};
@@ -29,15 +29,14 @@ pub struct ModuleSummary {
     /// Its facts and functions that nothing in the module reads: unread
     /// unless another module reads them (W0002).
     pub unread_here: Vec<GlobalName>,
-    /// What reads what, witnesses included (for the graph).
-    pub reads: Arc<Vec<(GlobalName, GlobalName)>>,
+    /// What reads what, with where, witnesses included (for the graph);
+    /// `calls()` is the part between functions and facts.
+    pub reads: Edges,
     /// Call cycles among its own functions and facts, each with where its
     /// first call is made. (A cycle through two modules needs an import
     /// cycle, which is an error of its own; the merge then looks at the
     /// whole call graph.)
     pub cycles: Vec<(Vec<GlobalName>, Option<Span>)>,
-    /// Calls and fact references between functions and facts, with where.
-    pub calls: Vec<(GlobalName, GlobalName, Span)>,
     pub refusals: Vec<hir::Refusal>,
     pub witnesses: Vec<(Arc<str>, Span)>,
     pub frontiers: Vec<(Arc<str>, Span)>,
@@ -45,6 +44,14 @@ pub struct ModuleSummary {
     /// Where its functions and facts are in `hir`, by name.
     pub functions: Arc<FxHashMap<Arc<str>, usize>>,
     pub facts: Arc<FxHashMap<Arc<str>, usize>>,
+}
+
+impl ModuleSummary {
+    /// Calls and fact references between functions and facts, with where:
+    /// nothing calls a witness or a frontier, so they close no cycle.
+    pub fn calls(&self) -> impl Iterator<Item = &(GlobalName, GlobalName, Span)> {
+        self.reads.iter().filter(|(from, _, _)| !is_witness_or_frontier(from))
+    }
 }
 
 fn is_witness_or_frontier(n: &GlobalName) -> bool {
@@ -67,9 +74,8 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
 
     let mut read_here: FxHashSet<&GlobalName> = FxHashSet::default();
     let mut elsewhere: FxHashSet<&GlobalName> = FxHashSet::default();
-    let mut calls = Vec::new();
     let mut graph: NameGraph<GlobalName> = NameGraph::default();
-    for (from, to, span) in &checked.edges {
+    for (from, to, _) in checked.edges.iter() {
         if &*to.module == module {
             read_here.insert(to);
         } else {
@@ -77,11 +83,8 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
         }
         // Nothing calls a witness or a frontier: they close no cycle, and
         // most edges are theirs.
-        if !is_witness_or_frontier(from) {
-            calls.push((from.clone(), to.clone(), *span));
-            if &*to.module == module {
-                graph.edge(from, to);
-            }
+        if !is_witness_or_frontier(from) && &*to.module == module {
+            graph.edge(from, to);
         }
     }
     let cycles = graph
@@ -126,9 +129,8 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
         refused: checked.refused.iter().cloned().collect(),
         reads_elsewhere: elsewhere.into_iter().cloned().collect(),
         unread_here,
-        reads: Arc::new(checked.edges.iter().map(|(f, t, _)| (f.clone(), t.clone())).collect()),
+        reads: checked.edges.clone(),
         cycles,
-        calls,
         refusals,
         witnesses,
         frontiers,

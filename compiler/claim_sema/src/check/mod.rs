@@ -71,8 +71,7 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
     let mut seen = rustc_hash::FxHashSet::default();
     let mut edges = c.edges;
     edges.retain(|(from, to, _)| seen.insert((from.clone(), to.clone())));
-    edges.shrink_to_fit();
-    CheckedModule { hir: Arc::new(out), edges, refused: c.refused, diagnostics: c.diags }
+    CheckedModule { hir: Arc::new(out), edges: edges.into(), refused: c.refused, diagnostics: c.diags }
 }
 
 impl<'a> Checker<'a> {
