@@ -275,21 +275,21 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                     _ => return Err(internal("field of a non-record")),
                 }
             }
-            H::Record { ty, names, fields } => {
-                let values = self.eval_fields(fields, names.len(), frame, cx)?;
+            H::Record(r) => {
+                let values = self.eval_fields(&r.fields, r.names.len(), frame, cx)?;
                 Value::new(V::Record(Arc::new(RecordVal {
-                    name: ty.name.clone(),
-                    names: names.clone(),
+                    name: r.ty.name.clone(),
+                    names: r.names.clone(),
                     fields: values,
                 })))
             }
-            H::Variant { index, name, names, fields, .. } => {
-                let n = names.as_ref().map(|n| n.len()).unwrap_or(0);
-                let values = self.eval_fields(fields, n, frame, cx)?;
+            H::Variant(v) => {
+                let n = v.names.as_ref().map(|n| n.len()).unwrap_or(0);
+                let values = self.eval_fields(&v.fields, n, frame, cx)?;
                 Value::new(V::Variant(Arc::new(VariantVal {
-                    name: name.clone(),
-                    index: *index,
-                    names: names.clone(),
+                    name: v.name.clone(),
+                    index: v.index,
+                    names: v.names.clone(),
                     fields: values,
                 })))
             }

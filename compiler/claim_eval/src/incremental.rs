@@ -137,7 +137,7 @@ fn fact_dependencies(compiled: &Compiled, fact: &hir::Fact) -> BTreeSet<GlobalNa
     while let Some(e) = stack.pop() {
         hir::visit(e, &mut |x| match &x.kind {
             H::Fact(n) => {
-                deps.insert(n.clone());
+                deps.insert((**n).clone());
             }
             H::Call(n, _) if seen_fns.insert(n.clone()) => {
                 if let Some(f) = compiled.function(n) {

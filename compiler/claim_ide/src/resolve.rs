@@ -258,8 +258,8 @@ impl Resolver<'_> {
             ExprKind::Record { path, fields } => {
                 let built = self.hir.get(&(e.span.start, e.span.end)).map(|x| &x.kind);
                 let (owner, variant) = match built {
-                    Some(hir::ExprKind::Record { ty, .. }) => (Some((**ty).clone()), None),
-                    Some(hir::ExprKind::Variant { ty, name, .. }) => (Some((**ty).clone()), Some(name.clone())),
+                    Some(hir::ExprKind::Record(r)) => (Some((*r.ty).clone()), None),
+                    Some(hir::ExprKind::Variant(v)) => (Some((*v.ty).clone()), Some(v.name.clone())),
                     _ => (None, None),
                 };
                 if let Some(owner) = &owner {
@@ -377,10 +377,8 @@ impl Resolver<'_> {
             self.push(id.span, Def::Item(n.target.clone()), false, ty);
         } else if let Some((full, _)) = self.scope.modules.get(id.name.as_str()) {
             self.push(id.span, Def::Module(full.clone()), false, None);
-        } else if let Some(hir::ExprKind::Variant { ty: owner, name, .. }) =
-            self.hir.get(&(span.start, span.end)).map(|x| &x.kind)
-        {
-            self.push(id.span, Def::Variant { owner: (**owner).clone(), name: name.clone() }, false, ty);
+        } else if let Some(hir::ExprKind::Variant(v)) = self.hir.get(&(span.start, span.end)).map(|x| &x.kind) {
+            self.push(id.span, Def::Variant { owner: (*v.ty).clone(), name: v.name.clone() }, false, ty);
         }
     }
 

@@ -95,31 +95,23 @@ pub enum TextPart {
     Expr(Expr),
 }
 
+// A checked program is mostly expressions (a run holds hundreds of
+// thousands): an expression is kept to seven words. Larger payloads are
+// boxed, lists are boxed slices (no spare capacity), names are shared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprKind {
     Lit(Lit),
-    Text(Vec<TextPart>),
+    Text(Box<[TextPart]>),
     Local(Slot, Arc<str>),
-    Fact(GlobalName),
-    Call(GlobalName, Vec<Expr>),
-    Builtin(Builtin, Vec<Expr>),
+    Fact(Arc<GlobalName>),
+    Call(Arc<GlobalName>, Box<[Expr]>),
+    Builtin(Builtin, Box<[Expr]>),
     /// A world call; the result type is `Expr::ty` (what `load` decodes into).
-    World(WorldFn, Vec<Expr>),
+    World(WorldFn, Box<[Expr]>),
     Field(Box<Expr>, u32, Arc<str>),
-    /// Fields as written: `(declaration index, value)`, evaluated in this order.
-    Record {
-        ty: Arc<GlobalName>,
-        names: Arc<[Arc<str>]>,
-        fields: Vec<(u32, Expr)>,
-    },
-    Variant {
-        ty: Arc<GlobalName>,
-        index: u32,
-        name: Arc<str>,
-        names: Option<Arc<[Arc<str>]>>,
-        fields: Vec<(u32, Expr)>,
-    },
-    List(Vec<Expr>),
+    Record(Box<RecordExpr>),
+    Variant(Box<VariantExpr>),
+    List(Box<[Expr]>),
     Comprehension {
         elem: Box<Expr>,
         slot: Slot,
@@ -128,10 +120,10 @@ pub enum ExprKind {
     },
     Binary(BinOp, OpKind, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
-    Is(Box<Expr>, Pattern),
+    Is(Box<Expr>, Box<Pattern>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
-    Match(Box<Expr>, Vec<(Pattern, Expr)>),
-    Block(Vec<Stmt>, Box<Expr>),
+    Match(Box<Expr>, Box<[(Pattern, Expr)]>),
+    Block(Box<[Stmt]>, Box<Expr>),
     Refuse {
         code: Arc<str>,
         message: Box<Expr>,
@@ -142,6 +134,26 @@ pub enum ExprKind {
     Wrap(Box<Expr>),
     /// A region with an error already reported; never evaluated.
     Error,
+}
+
+/// A record built from its fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordExpr {
+    pub ty: Arc<GlobalName>,
+    pub names: Arc<[Arc<str>]>,
+    /// Fields as written: `(declaration index, value)`, evaluated in this order.
+    pub fields: Box<[(u32, Expr)]>,
+}
+
+/// An enum variant, with its fields if it has any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantExpr {
+    pub ty: Arc<GlobalName>,
+    pub index: u32,
+    pub name: Arc<str>,
+    pub names: Option<Arc<[Arc<str>]>>,
+    /// Fields as written: `(declaration index, value)`, evaluated in this order.
+    pub fields: Box<[(u32, Expr)]>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -267,8 +279,13 @@ pub fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
         ExprKind::Field(x, _, _) | ExprKind::Not(x) | ExprKind::Some(x) | ExprKind::Wrap(x) | ExprKind::Is(x, _) => {
             visit(x, f)
         }
-        ExprKind::Record { fields, .. } | ExprKind::Variant { fields, .. } => {
-            for (_, x) in fields {
+        ExprKind::Record(r) => {
+            for (_, x) in &r.fields {
+                visit(x, f);
+            }
+        }
+        ExprKind::Variant(v) => {
+            for (_, x) in &v.fields {
                 visit(x, f);
             }
         }
@@ -290,12 +307,12 @@ pub fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
         }
         ExprKind::Match(s, arms) => {
             visit(s, f);
-            for (_, x) in arms {
+            for (_, x) in arms.iter() {
                 visit(x, f);
             }
         }
         ExprKind::Block(stmts, r) => {
-            for s in stmts {
+            for s in stmts.iter() {
                 match s {
                     Stmt::Let { value, .. } => visit(value, f),
                     Stmt::Require { cond, message, .. } => {
@@ -312,4 +329,13 @@ pub fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
 
 fn visit_dyn<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     visit(e, &mut |x| f(x));
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_expression_is_seven_words() {
+        assert_eq!(std::mem::size_of::<super::Expr>(), 56);
+        assert_eq!(std::mem::size_of::<super::ExprKind>(), 32);
+    }
 }

@@ -44,10 +44,11 @@ impl Checker<'_> {
                 let args: Vec<_> = args.iter().zip(&sig.params).map(|(a, (_, t))| self.expr(a, Some(t))).collect();
                 if let Some(w) = sig.world {
                     self.world_allowed(w, callee.span);
-                    return mk(H::World(w, args), span, sig.ret.clone());
+                    return mk(H::World(w, args.into()), span, sig.ret.clone());
                 }
                 self.edge(name.clone(), callee.span);
-                mk(H::Call(name, args), span, sig.ret.clone())
+                let name = self.shared(name);
+                mk(H::Call(name, args.into()), span, sig.ret.clone())
             }
             Callee::Newtype(name, under) => {
                 if !self.arity(&name.name, 1, args, span) {
@@ -79,7 +80,7 @@ impl Checker<'_> {
                         }
                     },
                 };
-                mk(H::World(w, vec![path]), span, ty)
+                mk(H::World(w, Box::new([path])), span, ty)
             }
         }
     }
@@ -318,6 +319,6 @@ impl Checker<'_> {
         if b == B::Get {
             hargs.push(self.expr(&args[1], Some(&Ty::Text)));
         }
-        mk(H::Builtin(b, hargs), span, ret)
+        mk(H::Builtin(b, hargs.into()), span, ret)
     }
 }

@@ -136,7 +136,7 @@ impl<'a> Checker<'a> {
                 match parts.as_slice() {
                     [] => mk(H::Lit(Lit::Text("".into())), span, Ty::Text),
                     [hir::TextPart::Lit(s)] => mk(H::Lit(Lit::Text(s.clone())), span, Ty::Text),
-                    _ => mk(H::Text(parts), span, Ty::Text),
+                    _ => mk(H::Text(parts.into()), span, Ty::Text),
                 }
             }
             A::Name(id) => self.name(id, expected),
@@ -188,7 +188,7 @@ impl<'a> Checker<'a> {
                 let mark = self.locals.len();
                 let p = self.pattern(pat, &x.ty, false);
                 self.locals.truncate(mark);
-                mk(H::Is(Box::new(x), p), span, Ty::Bool)
+                mk(H::Is(Box::new(x), Box::new(p)), span, Ty::Bool)
             }
             A::If(c, a, b) => {
                 let c = self.expr(c, Some(&Ty::Bool));
@@ -209,7 +209,7 @@ impl<'a> Checker<'a> {
             A::Match(scrutinee, arms) => self.match_expr(span, scrutinee, arms, expected),
             A::Block(stmts, result) => {
                 let mark = self.locals.len();
-                let stmts = stmts
+                let stmts: Box<[_]> = stmts
                     .iter()
                     .map(|s| match s {
                         ast::BlockStmt::Let { name, ty, value, .. } => {
@@ -311,13 +311,13 @@ impl<'a> Checker<'a> {
                         );
                     }
                     return mk(
-                        H::Variant {
+                        H::Variant(Box::new(hir::VariantExpr {
                             ty: Arc::new(enum_name),
                             index: i as u32,
                             name: v.name.clone(),
                             names: None,
-                            fields: vec![],
-                        },
+                            fields: Box::new([]),
+                        })),
                         span,
                         exp.clone(),
                     );
@@ -331,6 +331,7 @@ impl<'a> Checker<'a> {
     pub(super) fn fact_ref(&mut self, target: GlobalName, span: Span) -> hir::Expr {
         let ty = self.fact_sig(&target).map(|s| s.ty.clone()).unwrap_or(Ty::Error);
         self.edge(target.clone(), span);
+        let target = self.shared(target);
         mk(H::Fact(target), span, ty)
     }
 
@@ -436,13 +437,13 @@ impl<'a> Checker<'a> {
                     );
                 }
                 Some(mk(
-                    H::Variant {
+                    H::Variant(Box::new(hir::VariantExpr {
                         ty: Arc::new(enum_name),
                         index: i as u32,
                         name: d.name.clone(),
                         names: None,
-                        fields: vec![],
-                    },
+                        fields: Box::new([]),
+                    })),
                     span,
                     ty.clone(),
                 ))
@@ -508,7 +509,7 @@ impl<'a> Checker<'a> {
                 for x in elems {
                     self.expr(x, None);
                 }
-                return mk(H::List(vec![]), span, Ty::Error);
+                return mk(H::List(Box::new([])), span, Ty::Error);
             }
             None => None,
         };
@@ -534,10 +535,10 @@ impl<'a> Checker<'a> {
                         .at(self.file, span, "type annotation needed")
                         .with_help("give the binding a type, e.g. `let xs: List<Text> = []`"),
                 );
-                return mk(H::List(vec![]), span, Ty::Error);
+                return mk(H::List(Box::new([])), span, Ty::Error);
             }
             let items: Vec<_> = elems.iter().map(|x| self.expr(x, None)).collect();
-            return mk(H::List(items), span, Ty::Error);
+            return mk(H::List(items.into()), span, Ty::Error);
         };
         let items: Vec<_> = elems
             .iter()
@@ -547,7 +548,7 @@ impl<'a> Checker<'a> {
                 None => self.expr(x, Some(&elem_ty)),
             })
             .collect();
-        mk(H::List(items), span, Ty::list(elem_ty))
+        mk(H::List(items.into()), span, Ty::list(elem_ty))
     }
 
     fn binary(&mut self, span: Span, op: BinOp, l: &ast::Expr, r: &ast::Expr) -> hir::Expr {
@@ -686,6 +687,6 @@ impl<'a> Checker<'a> {
             Some(Ty::Never) | None => expected.cloned().unwrap_or(Ty::Never),
             Some(t) => t,
         };
-        mk(H::Match(Box::new(s), arms), span, ty)
+        mk(H::Match(Box::new(s), arms.into()), span, ty)
     }
 }

@@ -40,6 +40,8 @@ pub(crate) struct Checker<'a> {
     edges: Vec<(GlobalName, GlobalName, Span)>,
     /// Codes this module refuses with (`refuse` and `require … else refuse`).
     refused: std::collections::BTreeSet<Arc<str>>,
+    /// One shared copy of each name the module's expressions call or read.
+    names: rustc_hash::FxHashMap<GlobalName, Arc<GlobalName>>,
 }
 
 pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
@@ -59,6 +61,7 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         current: None,
         edges: Vec::new(),
         refused: Default::default(),
+        names: Default::default(),
     };
     let mut out = hir::Module::default();
     for item in &parsed.module.items {
@@ -71,6 +74,11 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
     let mut seen = rustc_hash::FxHashSet::default();
     let mut edges = c.edges;
     edges.retain(|(from, to, _)| seen.insert((from.clone(), to.clone())));
+    // Kept for the whole run: no spare capacity.
+    out.functions.shrink_to_fit();
+    out.facts.shrink_to_fit();
+    out.witnesses.shrink_to_fit();
+    out.frontiers.shrink_to_fit();
     CheckedModule { hir: Arc::new(out), edges: edges.into(), refused: c.refused, diagnostics: c.diags }
 }
 
@@ -258,6 +266,11 @@ impl<'a> Checker<'a> {
             TypeDef::Newtype(u) => Some(u),
             _ => None,
         }
+    }
+
+    /// The module's shared copy of `name`.
+    fn shared(&mut self, name: GlobalName) -> Arc<GlobalName> {
+        self.names.entry(name).or_insert_with_key(|n| Arc::new(n.clone())).clone()
     }
 
     fn edge(&mut self, to: GlobalName, span: Span) {

@@ -69,7 +69,7 @@ impl<'a> Checker<'a> {
                 let values = self.field_inits(span, &dotted, inits, fields);
                 // One shared name for the expression and its type.
                 let g = Arc::new(g);
-                mk(H::Record { ty: g.clone(), names: field_names(fields), fields: values }, span, Ty::Named(g))
+                mk(H::Record(Box::new(hir::RecordExpr { ty: g.clone(), names: field_names(fields), fields: values.into() })), span, Ty::Named(g))
             }
             Some(Ctor::Variant(g, index, def)) => {
                 let Some(fields) = &def.fields else {
@@ -82,13 +82,13 @@ impl<'a> Checker<'a> {
                 };
                 let values = self.field_inits(span, &dotted, inits, fields);
                 let g = Arc::new(g);
-                let kind = H::Variant {
+                let kind = H::Variant(Box::new(hir::VariantExpr {
                     ty: g.clone(),
                     index,
                     name: def.name.clone(),
                     names: Some(field_names(fields)),
-                    fields: values,
-                };
+                    fields: values.into(),
+                }));
                 mk(kind, span, Ty::Named(g))
             }
             None => {
