@@ -69,7 +69,15 @@ impl<'a> Checker<'a> {
                 let values = self.field_inits(span, &dotted, inits, fields);
                 // One shared name for the expression and its type.
                 let g = Arc::new(g);
-                mk(H::Record(Box::new(hir::RecordExpr { ty: g.clone(), names: field_names(fields), fields: values.into() })), span, Ty::Named(g))
+                mk(
+                    H::Record(Box::new(hir::RecordExpr {
+                        ty: g.clone(),
+                        names: field_names(fields),
+                        fields: values.into(),
+                    })),
+                    span,
+                    Ty::Named(g),
+                )
             }
             Some(Ctor::Variant(g, index, def)) => {
                 let Some(fields) = &def.fields else {
