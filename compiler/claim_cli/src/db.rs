@@ -136,6 +136,10 @@ impl EvalDb for CliDb {
         self.max_value_len
     }
 
+    fn json_text(&self, file: claim_syntax::FileId) -> Option<std::sync::Arc<str>> {
+        self.world.json_text(file)
+    }
+
     fn world_file(
         &self,
         kind: WorldFn,

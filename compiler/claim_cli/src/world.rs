@@ -145,14 +145,14 @@ impl FsWorld {
         }
     }
 
-    /// A JSON file parsed, with its id and text (shared with the sources).
-    fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId, Arc<str>), Vec<Diagnostic>> {
+    /// A JSON file parsed, with its id in the sources (which keep its text).
+    fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
         match self.json_cache.lock().ok().and_then(|c| c.get(path).cloned()) {
             Some(Err(diags)) => return Err(diags),
             Some(Ok(fid)) => {
                 if let Some(text) = self.sources.lock().ok().and_then(|s| s.shared_text(fid)) {
                     if let Ok(doc) = json::parse(&text) {
-                        return Ok((doc, fid, text));
+                        return Ok((doc, fid));
                     }
                 }
             }
@@ -160,12 +160,12 @@ impl FsWorld {
         }
         let result = self.read_json(call, path);
         if let Ok(mut c) = self.json_cache.lock() {
-            c.insert(path.to_path_buf(), result.as_ref().map(|(_, fid, _)| *fid).map_err(Clone::clone));
+            c.insert(path.to_path_buf(), result.as_ref().map(|(_, fid)| *fid).map_err(Clone::clone));
         }
         result
     }
 
-    fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId, Arc<str>), Vec<Diagnostic>> {
+    fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
         let p = call.path;
         let meta = std::fs::metadata(path)
             .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
@@ -195,7 +195,7 @@ impl FsWorld {
                 .with_secondary(call.call, "loaded here")]);
         }
         match json::parse(&text) {
-            Ok(doc) => Ok((doc, fid, text)),
+            Ok(doc) => Ok((doc, fid)),
             Err(e) => Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid JSON: {}", e.message))
                 .at(fid, e.span, e.message.clone())
                 .with_secondary(call.call, "loaded here")]),
@@ -295,8 +295,12 @@ pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
 impl World for FsWorld {
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
         let path = self.resolve(call)?;
-        let (doc, fid, text) = self.json(call, &path)?;
-        json::decode(&doc, &text, ty, types, fid, call.call)
+        let (doc, fid) = self.json(call, &path)?;
+        json::decode(&doc, ty, types, fid, call.call)
+    }
+
+    fn json_text(&self, file: FileId) -> Option<Arc<str>> {
+        self.sources.lock().ok()?.shared_text(file)
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {

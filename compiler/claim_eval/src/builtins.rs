@@ -131,11 +131,13 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
             let parts: Vec<&str> = list(1)?.iter().map(|v| v.as_text().ok_or_else(|| bad(b))).collect::<Eval<_>>()?;
             let domain = text(0)?;
             // The fold remembers its inputs, so a mismatch can say which part differed.
-            Value::digest(DigestKind::Sha256, &fold_sha256(domain, &parts)).with_origin(crate::value::Origin::Fold {
-                domain: domain.into(),
-                parts: parts.iter().map(|p| Arc::from(*p)).collect(),
-                loc,
-            })
+            Value::digest(DigestKind::Sha256, &fold_sha256(domain, &parts)).with_origin(crate::value::Origin::Fold(
+                Arc::new(crate::value::FoldOrigin {
+                    domain: domain.into(),
+                    parts: parts.iter().map(|p| Arc::from(*p)).collect(),
+                    loc,
+                }),
+            ))
         }
     })
 }

@@ -3,7 +3,7 @@
 
 use crate::refusal::{Eval, Refusal, Stop};
 use crate::text::{show, text_of};
-use crate::value::{Origin, RecordVal, Value, VariantVal, V};
+use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir::{self, ExprKind as H, Lit, OpKind, PatternKind as P};
@@ -189,13 +189,13 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         let mut frame = Frame::new(fact.frame_size, fact.loc.file);
         let result = self.eval(&fact.init, &mut frame, cx).map(|v| match v.origin {
             Some(_) => v,
-            None => v.with_origin(Origin::Fact { name: name.name.clone(), loc: fact.loc }),
+            None => v.with_origin(Origin::Fact(Arc::new(FactOrigin { name: name.name.clone(), loc: fact.loc }))),
         });
         let stored = match &result {
             Ok(v) => Ok(v.clone()),
             Err(stop) => {
                 let diags = match stop {
-                    Stop::Refused(r) => vec![crate::report::fact_refused(fact, r)],
+                    Stop::Refused(r) => vec![crate::report::fact_refused(fact, r, &|f| self.world.json_text(f))],
                     Stop::Fatal(d) => d.clone(),
                     // Facts have no time limit; this cannot happen, but fail closed.
                     Stop::TimedOut => {

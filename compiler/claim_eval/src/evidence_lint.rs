@@ -17,9 +17,9 @@ type Seen = rustc_hash::FxHashMap<Arc<[u8]>, (FileId, bool)>;
 
 /// Every digest read from a JSON file, with where it was read.
 fn json_digests(v: &Value, out: &mut Seen) {
-    if let (V::Digest(_, bytes), Some(Origin::Json { file, .. })) = (&v.kind, v.origin.as_deref()) {
-        let (first, elsewhere) = out.entry(bytes.clone()).or_insert((*file, false));
-        *elsewhere |= *first != *file;
+    if let (V::Digest(_, bytes), Some(Origin::Json(at))) = (&v.kind, &v.origin) {
+        let (first, elsewhere) = out.entry(bytes.clone()).or_insert((at.file, false));
+        *elsewhere |= *first != at.file;
     }
     match &v.kind {
         V::List(items) => items.iter().for_each(|x| json_digests(x, out)),
@@ -43,10 +43,11 @@ fn bindings<'v>(v: &'v Value, out: &mut Vec<&'v crate::value::RecordVal>) {
 }
 
 fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
-    match v.origin.as_deref()? {
+    match v.origin.as_ref()? {
         Origin::Literal(loc) => Some((*loc, None)),
-        Origin::Fact { loc, .. } | Origin::Fold { loc, .. } => Some((*loc, None)),
-        Origin::Json { file, span, .. } => Some((Loc::new(*file, *span), Some(*file))),
+        Origin::Fact(f) => Some((f.loc, None)),
+        Origin::Fold(f) => Some((f.loc, None)),
+        Origin::Json(at) => Some((*at, Some(at.file))),
     }
 }
 

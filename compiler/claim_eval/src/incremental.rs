@@ -73,6 +73,11 @@ pub trait EvalDb: claim_sema::Db {
         ty: &Ty,
         types: &Types,
     ) -> WorldFile;
+
+    /// The text of a JSON file the world read (for diagnostics).
+    fn json_text(&self, _file: claim_syntax::FileId) -> Option<std::sync::Arc<str>> {
+        None
+    }
 }
 
 /// The world as the evaluator sees it inside a query: every read goes
@@ -126,6 +131,9 @@ impl World for DbWorld<'_> {
         types: &Types,
     ) -> Result<Value, Vec<Diagnostic>> {
         self.read(WorldFn::OciImage, call, Some(reference), ty, types)
+    }
+    fn json_text(&self, file: claim_syntax::FileId) -> Option<std::sync::Arc<str>> {
+        self.db.json_text(file)
     }
 }
 

@@ -3,7 +3,7 @@
 //! an extra field; at the object, for a missing one) with its JSONPath, and
 //! one file reports all of its errors, not just the first.
 
-use crate::value::{parse_hex, JsonText, Origin, RecordVal, Value, VariantVal, V};
+use crate::value::{parse_hex, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::Types;
 use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{FieldDef, Ty, TypeDef};
@@ -253,18 +253,11 @@ impl Parser<'_> {
     }
 }
 
-/// Decodes a parsed JSON document (`doc`, parsed from `text`) into `ty`;
+/// Decodes a parsed JSON document (`doc`, of the file `file`) into `ty`;
 /// every value remembers where in the file it was read. `call` is the
 /// `load` (for a secondary label); every error found is returned.
-pub fn decode(
-    doc: &Json,
-    text: &Arc<str>,
-    ty: &Ty,
-    types: &Types,
-    file: FileId,
-    call: Loc,
-) -> Result<Value, Vec<Diagnostic>> {
-    let mut d = Decoder { types, file, text: JsonText(text.clone()), call, errors: Vec::new() };
+pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
+    let mut d = Decoder { types, file, call, errors: Vec::new() };
     let v = d.value(doc, ty, &mut "$".to_string());
     match v {
         Some(v) if d.errors.is_empty() => Ok(v),
@@ -275,7 +268,6 @@ pub fn decode(
 struct Decoder<'a> {
     types: &'a Types,
     file: FileId,
-    text: JsonText,
     call: Loc,
     errors: Vec<Diagnostic>,
 }
@@ -306,7 +298,7 @@ impl Decoder<'_> {
     }
 
     fn origin(&self, j: &Json) -> Origin {
-        Origin::Json { file: self.file, span: j.span, doc: self.text.clone() }
+        Origin::Json(Loc::new(self.file, j.span))
     }
 
     fn value(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<Value> {

@@ -15,7 +15,7 @@
 //! refusal (chain, operands, site) afresh; a traced run (`--explain`) does
 //! not use the memo at all, so its trace shows every call.
 
-use crate::value::{Value, V};
+use crate::value::{Origin, Value, V};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
@@ -26,12 +26,23 @@ const MAX_ARGS: usize = 4;
 const MAX_ENTRIES: usize = 4096;
 
 /// What makes two argument values the same one: variant, payload or
-/// pointer, and origin pointer.
+/// pointer, and origin (its place, or its pointer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 struct ArgId {
     tag: u8,
     payload: usize,
-    origin: usize,
+    origin: (u8, u64, u64),
+}
+
+fn origin_id(o: Option<&Origin>) -> (u8, u64, u64) {
+    let at = |l: &claim_syntax::Loc| (u64::from(l.file.0), u64::from(l.span.start) << 32 | u64::from(l.span.end));
+    match o {
+        None => (0, 0, 0),
+        Some(Origin::Literal(l)) => (1, at(l).0, at(l).1),
+        Some(Origin::Json(l)) => (2, at(l).0, at(l).1),
+        Some(Origin::Fact(f)) => (3, ptr(f) as u64, 0),
+        Some(Origin::Fold(f)) => (4, ptr(f) as u64, 0),
+    }
 }
 
 fn ptr<T: ?Sized>(a: &Arc<T>) -> usize {
@@ -52,7 +63,7 @@ fn identity(v: &Value) -> ArgId {
         V::Record(r) => (14, ptr(r)),
         V::Variant(x) => (15, ptr(x)),
     };
-    ArgId { tag, payload, origin: v.origin.as_ref().map(ptr).unwrap_or(0) }
+    ArgId { tag, payload, origin: origin_id(v.origin.as_ref()) }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

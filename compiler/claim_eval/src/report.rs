@@ -9,22 +9,23 @@ use crate::value::{Origin, Value};
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir;
 use claim_syntax::ast::BinOp;
-use claim_syntax::Loc;
+use claim_syntax::{FileId, Loc};
 use std::sync::Arc;
 
+/// The texts of the JSON files values were read from, by file: the world
+/// that read them knows them (`World::json_text`).
+pub type Texts<'a> = &'a dyn Fn(FileId) -> Option<Arc<str>>;
+
 /// A label at the origin of a value, unless it is where we already point.
-pub fn origin_label(v: &Value, what: &str, not_at: Loc) -> Option<(Loc, String)> {
-    let o = v.origin.as_deref()?;
-    let (loc, text) = match o {
+pub fn origin_label(v: &Value, what: &str, not_at: Loc, texts: Texts<'_>) -> Option<(Loc, String)> {
+    let (loc, text) = match v.origin.as_ref()? {
         Origin::Literal(loc) => (*loc, format!("{what} `{}` is written here", short(v))),
-        Origin::Fact { name, loc } => (*loc, format!("{what} is the fact `{name}`")),
-        Origin::Json { file, span, doc } => {
-            let path = crate::json::path_at(&doc.0, *span).unwrap_or_else(|| "$".to_string());
-            (Loc::new(*file, *span), format!("{what} was read from `{path}`"))
-        }
-        Origin::Fold { parts, loc, .. } => {
-            (*loc, format!("{what} is the key fold of {} parts computed here", parts.len()))
-        }
+        Origin::Fact(f) => (f.loc, format!("{what} is the fact `{}`", f.name)),
+        Origin::Json(at) => match texts(at.file).and_then(|doc| crate::json::path_at(&doc, at.span)) {
+            Some(path) => (*at, format!("{what} was read from `{path}`")),
+            None => (*at, format!("{what} was read from here")),
+        },
+        Origin::Fold(f) => (f.loc, format!("{what} is the key fold of {} parts computed here", f.parts.len())),
     };
     (!contains(not_at, loc)).then_some((loc, text))
 }
@@ -44,8 +45,8 @@ pub fn short(v: &Value) -> String {
 }
 
 fn fold_of(v: &Value) -> Option<(&str, &[Arc<str>])> {
-    match v.origin.as_deref()? {
-        Origin::Fold { domain, parts, .. } => Some((domain, parts)),
+    match v.origin.as_ref()? {
+        Origin::Fold(f) => Some((&f.domain, &f.parts)),
         _ => None,
     }
 }
@@ -86,13 +87,13 @@ pub fn fold_notes(left: &Value, right: &Value) -> Vec<String> {
     }
 }
 
-fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
+fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -> Diagnostic {
     for (name, site) in &r.chain {
         d = d.with_secondary(*site, format!("calls `{name}`"));
     }
     for (what, v) in &r.operands {
         d = d.with_note(format!("{what}: {}", short(v)));
-        if let Some((loc, text)) = origin_label(v, what, r.site) {
+        if let Some((loc, text)) = origin_label(v, what, r.site, texts) {
             d = d.with_secondary(loc, text);
         }
     }
@@ -102,7 +103,7 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
         }
     }
     for v in &r.mentioned {
-        if let Some((loc, text)) = origin_label(v, "the value", r.site) {
+        if let Some((loc, text)) = origin_label(v, "the value", r.site, texts) {
             d = d.with_secondary(loc, text);
         }
     }
@@ -114,22 +115,29 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str) -> Diagnostic {
     d
 }
 
-pub fn fact_refused(fact: &hir::Fact, r: &Refusal) -> Diagnostic {
+pub fn fact_refused(fact: &hir::Fact, r: &Refusal, texts: Texts<'_>) -> Diagnostic {
     let d = Diagnostic::error("E0301", format!("fact `{}` refused with `{}`", fact.name.name, r.code))
         .at_loc(r.site, format!("refused: {}", r.message))
         .with_secondary(fact.loc, "while evaluating this fact")
         .with_help("every fact is evaluated before any witness runs; a fact that refuses fails the program closed");
-    with_refusal(d, r, &format!("fact `{}`", fact.name.name))
+    with_refusal(d, r, &format!("fact `{}`", fact.name.name), texts)
 }
 
-pub fn unexpected_refusal(w: &hir::Witness, stmt: Loc, r: &Refusal) -> Diagnostic {
+pub fn unexpected_refusal(w: &hir::Witness, stmt: Loc, r: &Refusal, texts: Texts<'_>) -> Diagnostic {
     let d = Diagnostic::error("E0402", format!("witness `{}` failed: unexpected refusal `{}`", w.name, r.code))
         .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
         .with_secondary(stmt, "expected a value here");
-    with_refusal(d, r, &format!("witness `{}`", w.name))
+    with_refusal(d, r, &format!("witness `{}`", w.name), texts)
 }
 
-pub fn wrong_code(w: &hir::Witness, expected: &str, code_loc: Loc, stmt: Loc, r: &Refusal) -> Diagnostic {
+pub fn wrong_code(
+    w: &hir::Witness,
+    expected: &str,
+    code_loc: Loc,
+    stmt: Loc,
+    r: &Refusal,
+    texts: Texts<'_>,
+) -> Diagnostic {
     let d = Diagnostic::error(
         "E0404",
         format!("witness `{}` failed: expected refusal `{expected}`, but it refused with `{}`", w.name, r.code),
@@ -137,15 +145,22 @@ pub fn wrong_code(w: &hir::Witness, expected: &str, code_loc: Loc, stmt: Loc, r:
     .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
     .with_secondary(code_loc, format!("expected `{expected}`"))
     .with_secondary(stmt, "in this statement");
-    with_refusal(d, r, &format!("witness `{}`", w.name))
+    with_refusal(d, r, &format!("witness `{}`", w.name), texts)
 }
 
-pub fn expected_refusal(w: &hir::Witness, expected: &str, stmt: Loc, expr: Loc, v: &Value) -> Diagnostic {
+pub fn expected_refusal(
+    w: &hir::Witness,
+    expected: &str,
+    stmt: Loc,
+    expr: Loc,
+    v: &Value,
+    texts: Texts<'_>,
+) -> Diagnostic {
     let mut d =
         Diagnostic::error("E0403", format!("witness `{}` failed: expected refusal `{expected}`, but it held", w.name))
             .at_loc(expr, format!("evaluated to `{}`", short(v)))
             .with_note(format!("value: {}", short(v)));
-    if let Some((loc, text)) = origin_label(v, "the value", stmt) {
+    if let Some((loc, text)) = origin_label(v, "the value", stmt, texts) {
         d = d.with_secondary(loc, text);
     }
     d
@@ -158,7 +173,7 @@ pub struct FalseComparison {
     pub right: (Loc, Value),
 }
 
-pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>) -> Diagnostic {
+pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>, texts: Texts<'_>) -> Diagnostic {
     let mut d = Diagnostic::error("E0401", format!("witness `{}` failed: `holds` is false", w.name));
     match culprit {
         Some(c) => {
@@ -173,7 +188,7 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
                 d = d.with_note(n);
             }
             for (what, (loc, v)) in [("left", &c.left), ("right", &c.right)] {
-                if let Some((oloc, text)) = origin_label(v, what, *loc) {
+                if let Some((oloc, text)) = origin_label(v, what, *loc, texts) {
                     d = d.with_secondary(oloc, text);
                 }
             }

@@ -4,48 +4,44 @@
 //! location behind a wrong value. Origins never take part in equality.
 
 use claim_syntax::token::DigestKind;
-use claim_syntax::{FileId, Loc, Span};
+use claim_syntax::Loc;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Where a value came from. Two words, kept in the value itself: a run
+/// holds hundreds of thousands of values read from JSON, and an origin
+/// allocated for each was a fifth of their memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
     /// A literal in the source.
     Literal(Loc),
     /// The value of a fact, declared here.
-    Fact { name: Arc<str>, loc: Loc },
+    Fact(Arc<FactOrigin>),
     /// A value read from a JSON file: where in it. Its JSONPath is found
-    /// from the file's text when a diagnostic asks (`json::path_at`):
-    /// a path kept for each of a run's hundreds of thousands of values was
-    /// a string each.
-    Json { file: FileId, span: Span, doc: JsonText },
+    /// from the file's text when a diagnostic asks (`json::path_at`, the
+    /// text from the world that read it).
+    Json(Loc),
     /// A key computed by `fold_sha256`, with what it folded.
-    Fold { domain: Arc<str>, parts: Arc<[Arc<str>]>, loc: Loc },
+    Fold(Arc<FoldOrigin>),
 }
 
-/// The text of a loaded JSON file, shared by every value read from it
-/// (and with the diagnostics' copy). Printed by length; equal when shared.
-#[derive(Clone)]
-pub struct JsonText(pub Arc<str>);
-
-impl std::fmt::Debug for JsonText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "JsonText({} bytes)", self.0.len())
-    }
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FactOrigin {
+    pub name: Arc<str>,
+    pub loc: Loc,
 }
 
-impl PartialEq for JsonText {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
-    }
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoldOrigin {
+    pub domain: Arc<str>,
+    pub parts: Arc<[Arc<str>]>,
+    pub loc: Loc,
 }
-
-impl Eq for JsonText {}
 
 #[derive(Clone, Debug)]
 pub struct Value {
     pub kind: V,
-    pub origin: Option<Arc<Origin>>,
+    pub origin: Option<Origin>,
 }
 
 #[derive(Clone, Debug)]
@@ -83,7 +79,7 @@ impl Value {
         Value { kind, origin: None }
     }
     pub fn with_origin(mut self, o: Origin) -> Value {
-        self.origin = Some(Arc::new(o));
+        self.origin = Some(o);
         self
     }
     pub fn bool(b: bool) -> Value {
@@ -161,4 +157,14 @@ pub fn parse_hex(s: &str, len: usize) -> Option<Vec<u8>> {
         return None;
     }
     (0..len).map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn a_value_is_five_words_with_its_origin() {
+        assert_eq!(std::mem::size_of::<super::Origin>(), 16);
+        assert_eq!(std::mem::size_of::<Option<super::Origin>>(), 16);
+        assert_eq!(std::mem::size_of::<super::Value>(), 40);
+    }
 }

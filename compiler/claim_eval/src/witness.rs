@@ -75,30 +75,33 @@ fn run_stmts<W: crate::World + ?Sized>(
 ) -> Option<Diagnostic> {
     let timed_out = |at: Loc| Some(report::timed_out(w, at, limit.unwrap_or_default()));
     let file = w.loc.file;
+    let texts = &|f| ev.world.json_text(f);
     let mut frame = Frame::new(w.frame_size, file);
     for stmt in &w.stmts {
         let at = Loc::new(file, stmt.span);
         match &stmt.kind {
             S::Let { slot, value } => match ev.eval(value, &mut frame, cx) {
                 Ok(v) => frame_set(&mut frame, *slot, v),
-                Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r)),
+                Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r, texts)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
                 Err(Stop::TimedOut) => return timed_out(at),
             },
             S::Holds(e) => match ev.eval(e, &mut frame, cx) {
                 Ok(v) if v.as_bool() == Some(false) => {
                     let culprit = find_false(ev, e, &mut frame);
-                    return Some(report::holds_false(w, at, culprit));
+                    return Some(report::holds_false(w, at, culprit, texts));
                 }
                 Ok(_) => {}
-                Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r)),
+                Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r, texts)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
                 Err(Stop::TimedOut) => return timed_out(at),
             },
             S::Refuses { expr, code, code_span } => match ev.eval(expr, &mut frame, cx) {
-                Ok(v) => return Some(report::expected_refusal(w, code, at, Loc::new(file, expr.span), &v)),
+                Ok(v) => return Some(report::expected_refusal(w, code, at, Loc::new(file, expr.span), &v, texts)),
                 Err(Stop::Refused(r)) if r.code == *code => {}
-                Err(Stop::Refused(r)) => return Some(report::wrong_code(w, code, Loc::new(file, *code_span), at, &r)),
+                Err(Stop::Refused(r)) => {
+                    return Some(report::wrong_code(w, code, Loc::new(file, *code_span), at, &r, texts))
+                }
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
                 Err(Stop::TimedOut) => return timed_out(at),
             },
