@@ -43,7 +43,7 @@ fn kind_and_label(n: &GlobalName, c: &Compiled) -> (Kind, String) {
 /// Renders the graph of one program.
 pub fn render(c: &Compiled, format: GraphFormat, verdicts: Option<&Verdicts>) -> String {
     let reads: BTreeSet<(&GlobalName, &GlobalName)> =
-        c.reads.iter().flat_map(|m| m.iter()).map(|(a, b, _)| (a, b)).collect();
+        c.reads.iter().flat_map(|m| m.iter()).map(|(a, b, _)| (&**a, &**b)).collect();
     let mut nodes: BTreeSet<&GlobalName> = BTreeSet::new();
     for (from, to) in &reads {
         nodes.insert(from);

@@ -184,7 +184,7 @@ fn whole_call_graph_cycles(
         .into_iter()
         .map(|c| {
             let at = summaries.iter().find_map(|(_, s)| {
-                let (_, _, span) = s.calls().find(|(f, t, _)| *f == c[0] && *t == c[1])?;
+                let (_, _, span) = s.calls().find(|(f, t, _)| **f == c[0] && **t == c[1])?;
                 Some(Loc::new(s.file, *span))
             });
             (c, at)

@@ -49,7 +49,7 @@ pub struct ModuleSummary {
 impl ModuleSummary {
     /// Calls and fact references between functions and facts, with where:
     /// nothing calls a witness or a frontier, so they close no cycle.
-    pub fn calls(&self) -> impl Iterator<Item = &(GlobalName, GlobalName, Span)> {
+    pub fn calls(&self) -> impl Iterator<Item = &(Arc<GlobalName>, Arc<GlobalName>, Span)> {
         self.reads.iter().filter(|(from, _, _)| !is_witness_or_frontier(from))
     }
 }
@@ -91,7 +91,7 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
         .cycles()
         .into_iter()
         .map(|c| {
-            let at = checked.edges.iter().find(|(f, t, _)| *f == c[0] && *t == c[1]).map(|e| e.2);
+            let at = checked.edges.iter().find(|(f, t, _)| **f == c[0] && **t == c[1]).map(|e| e.2);
             (c, at)
         })
         .collect();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 /// What reads what, `(from, to, where)`: a module's calls and fact
 /// references, each pair once.
-pub type Edges = Arc<[(GlobalName, GlobalName, claim_syntax::Span)]>;
+pub type Edges = Arc<[(Arc<GlobalName>, Arc<GlobalName>, claim_syntax::Span)]>;
 
 /// A program-wide name: the module that declares an item, and its name.
 #[derive(Clone, Debug)]

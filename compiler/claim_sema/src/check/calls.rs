@@ -46,8 +46,8 @@ impl Checker<'_> {
                     self.world_allowed(w, callee.span);
                     return mk(H::World(w, args.into()), span, sig.ret.clone());
                 }
-                self.edge(name.clone(), callee.span);
                 let name = self.shared(name);
+                self.edge(name.clone(), callee.span);
                 mk(H::Call(name, args.into()), span, sig.ret.clone())
             }
             Callee::Newtype(name, under) => {

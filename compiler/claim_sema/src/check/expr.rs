@@ -330,8 +330,8 @@ impl<'a> Checker<'a> {
 
     pub(super) fn fact_ref(&mut self, target: GlobalName, span: Span) -> hir::Expr {
         let ty = self.fact_sig(&target).map(|s| s.ty.clone()).unwrap_or(Ty::Error);
-        self.edge(target.clone(), span);
         let target = self.shared(target);
+        self.edge(target.clone(), span);
         mk(H::Fact(target), span, ty)
     }
 

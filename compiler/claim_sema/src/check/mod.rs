@@ -36,8 +36,8 @@ pub(crate) struct Checker<'a> {
     /// In a fact initializer, where world functions are allowed.
     in_fact: bool,
     /// The item being checked, as the source of call-graph edges.
-    current: Option<GlobalName>,
-    edges: Vec<(GlobalName, GlobalName, Span)>,
+    current: Option<Arc<GlobalName>>,
+    edges: Vec<(Arc<GlobalName>, Arc<GlobalName>, Span)>,
     /// Codes this module refuses with (`refuse` and `require … else refuse`).
     refused: std::collections::BTreeSet<Arc<str>>,
     /// One shared copy of each name the module's expressions call or read.
@@ -95,7 +95,7 @@ impl<'a> Checker<'a> {
         self.locals.clear();
         self.next_slot = 0;
         self.in_fact = false;
-        self.current = item.kind.name().map(|n| GlobalName::new(&self.module, &n.name));
+        self.current = item.kind.name().map(|n| Arc::new(GlobalName::new(&self.module, &n.name)));
         match &item.kind {
             ItemKind::Fn(f) => {
                 let Some(sig) = self.sigs.fns.get(f.name.name.as_str()).cloned() else {
@@ -136,7 +136,7 @@ impl<'a> Checker<'a> {
             ItemKind::Witness { name, stmts } => {
                 // What a witness reads counts as read (for the lints); the
                 // space keeps this name apart from every item's.
-                self.current = Some(GlobalName::new(&self.module, &format!("witness {}", name.name)));
+                self.current = Some(Arc::new(GlobalName::new(&self.module, &format!("witness {}", name.name))));
                 let stmts = stmts.iter().map(|s| self.witness_stmt(s)).collect();
                 out.witnesses.push(hir::Witness {
                     name: name.name.as_str().into(),
@@ -147,7 +147,7 @@ impl<'a> Checker<'a> {
                 });
             }
             ItemKind::Frontier { name, text, condition } => {
-                self.current = Some(GlobalName::new(&self.module, &format!("frontier {}", name.name)));
+                self.current = Some(Arc::new(GlobalName::new(&self.module, &format!("frontier {}", name.name))));
                 let text = self.expr(text, Some(&Ty::Text));
                 let condition = condition.as_ref().map(|c| self.expr(c, Some(&Ty::Bool)));
                 out.frontiers.push(hir::Frontier {
@@ -273,7 +273,7 @@ impl<'a> Checker<'a> {
         self.names.entry(name).or_insert_with_key(|n| Arc::new(n.clone())).clone()
     }
 
-    fn edge(&mut self, to: GlobalName, span: Span) {
+    fn edge(&mut self, to: Arc<GlobalName>, span: Span) {
         if let Some(from) = &self.current {
             self.edges.push((from.clone(), to, span));
         }
