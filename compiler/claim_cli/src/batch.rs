@@ -307,6 +307,10 @@ fn run_timed<'p>(
         }
         clock.phase("check");
         compile(&*db, l.program);
+        if opts.exit_after {
+            // Nothing runs again: keep only the merged program.
+            claim_sema::db::forget_checking(db);
+        }
         clock.phase("merge");
     }
     let mut diags = Vec::new();
@@ -346,6 +350,10 @@ fn run_timed<'p>(
             );
         });
         let (values, errors) = evaluate_facts(db, l.program);
+        if opts.exit_after {
+            // Nothing is read again.
+            db.forget_reads();
+        }
         clock.phase("facts");
         fact_errors.extend(errors);
         // Lints that need the facts' values (W0006).

@@ -50,6 +50,16 @@ pub struct CliDb {
 }
 
 impl CliDb {
+    /// For a run that will not run again, once its facts are evaluated:
+    /// drops the record of the world's reads (kept to redo one that
+    /// changed) and the world's caches. Facts keep their values.
+    pub fn forget_reads(&self) {
+        if let Ok(mut reads) = self.reads.lock() {
+            *reads = HashMap::default();
+        }
+        self.world.forget_reads();
+    }
+
     pub fn new(world: FsWorld) -> CliDb {
         CliDb {
             storage: salsa::Storage::default(),

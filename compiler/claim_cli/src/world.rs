@@ -38,10 +38,11 @@ pub struct FsWorld {
     /// folders, and resolving every component of every path again was a
     /// tenth of a large run.
     real_dirs: Mutex<HashMap<PathBuf, Arc<Folder>>>,
-    /// Each path as written, from each file, resolved: a read resolves
-    /// once to find its input and once to perform it.
-    /// By the file the path is written in (which fixes the folder it is
-    /// relative to), then the path: looked up without building a key.
+    /// Paths resolved and not yet used again: a read resolves once to find
+    /// its input and once to perform it, and the second takes what the
+    /// first left here (a run reads tens of thousands of files: kept,
+    /// these were a few megabytes). By the file the path is written in
+    /// (which fixes the folder it is relative to), then the path.
     resolved: Mutex<HashMap<FileId, HashMap<String, PathBuf>>>,
 }
 
@@ -73,6 +74,23 @@ impl FsWorld {
         }
     }
 
+    /// Drops what the world remembers of its reads (paths resolved, files
+    /// read, their digests) but the sources: for a run whose facts are all
+    /// evaluated and that will not read again. A read after this reads the
+    /// file again.
+    pub fn forget_reads(&self) {
+        fn clear<T: Default>(m: &Mutex<T>) {
+            if let Ok(mut m) = m.lock() {
+                *m = T::default();
+            }
+        }
+        clear(&self.json_cache);
+        clear(&self.hash_cache);
+        clear(&self.tree_cache);
+        clear(&self.real_dirs);
+        clear(&self.resolved);
+    }
+
     fn err(call: &WorldCall<'_>, code: &'static str, message: String, label: &str) -> Vec<Diagnostic> {
         vec![Diagnostic::error(code, message).at_loc(call.call, label)]
     }
@@ -81,7 +99,7 @@ impl FsWorld {
     pub fn resolve(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
         // Failures are not kept: they are rare, and each diagnostic points
         // at its own call.
-        if let Some(hit) = self.resolved.lock().ok().and_then(|c| c.get(&call.from)?.get(call.path).cloned()) {
+        if let Some(hit) = self.resolved.lock().ok().and_then(|mut c| c.get_mut(&call.from)?.remove(call.path)) {
             return Ok(hit);
         }
         let r = self.resolve_uncached(call);

@@ -84,7 +84,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
 }
 
 /// How many syntax trees salsa keeps unless told otherwise: all of them.
-const KEEP_ALL: usize = 1_000_000_000;
+pub(crate) const KEEP_ALL: usize = 1_000_000_000;
 
 /// Drops the syntax trees the database holds, but those of `keep`; a later
 /// `parse` of a dropped module parses it again. For a run that has checked
@@ -100,17 +100,37 @@ pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile]) {
     parse::set_lru_capacity(db, KEEP_ALL);
 }
 
-#[salsa::tracked(returns(ref))]
+/// Drops what checking each module kept beside the checked program (item
+/// indexes, scopes, signatures, each module's checked result and summary):
+/// the merged program shares the checked modules, and a run that will not
+/// check again reads nothing else of them. (A query asked again after this
+/// is computed again: dropping never changes an answer.)
+pub fn forget_checking(db: &mut dyn Db) {
+    // An LRU capacity of 0 means "unbounded" to salsa: 1 keeps one each.
+    item_index::set_lru_capacity(db, 1);
+    module_scope::set_lru_capacity(db, 1);
+    module_sigs::set_lru_capacity(db, 1);
+    check_module::set_lru_capacity(db, 1);
+    crate::summary::keep_summaries(db, 1);
+    db.trigger_lru_eviction();
+    item_index::set_lru_capacity(db, KEEP_ALL);
+    module_scope::set_lru_capacity(db, KEEP_ALL);
+    module_sigs::set_lru_capacity(db, KEEP_ALL);
+    check_module::set_lru_capacity(db, KEEP_ALL);
+    crate::summary::keep_summaries(db, KEEP_ALL);
+}
+
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
 pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
     ItemIndex::build(parse(db, file), file.file_id(db))
 }
 
-#[salsa::tracked(returns(ref))]
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
 pub fn module_scope(db: &dyn Db, program: Program, file: SourceFile) -> Scope {
     Scope::build(db, program, file)
 }
 
-#[salsa::tracked(returns(ref))]
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
 pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSigs {
     ModuleSigs::build(db, program, file)
 }
@@ -139,7 +159,7 @@ pub struct CheckedModule {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-#[salsa::tracked(returns(ref))]
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
 pub fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
     crate::check::check_module(db, program, file)
 }

@@ -58,7 +58,12 @@ fn is_witness_or_frontier(n: &GlobalName) -> bool {
     n.name.starts_with("witness ") || n.name.starts_with("frontier ")
 }
 
-#[salsa::tracked(returns(ref))]
+/// How many summaries salsa keeps (`db::forget_checking`).
+pub(crate) fn keep_summaries(db: &mut dyn Db, n: usize) {
+    module_summary::set_lru_capacity(db, n);
+}
+
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // crate::db::KEEP_ALL
 pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSummary {
     let fid = file.file_id(db);
     let module: &str = file.module(db);

@@ -73,3 +73,31 @@ fn an_error_edit_is_reported_and_repaired() {
     main.set_text(&mut db).to(MAIN.into());
     assert!(compile(&db, program).diagnostics.is_empty());
 }
+
+/// `forget_checking` drops what checking kept (the batch does so once it
+/// has merged, when it will not run again): the merged program stays, and
+/// a later edit still gives the answer a fresh database gives — the
+/// dropped queries are computed again.
+#[test]
+fn forgetting_what_checking_kept_changes_no_answer() {
+    let (mut db, log, program, lib, main) = setup();
+    let lib_id = format!("{:?}", salsa::plumbing::AsId::as_id(&lib));
+    let before = compile(&db, program).clone();
+    assert!(!before.has_errors());
+    executed(&log);
+    claim_sema::db::forget_checking(&mut db);
+    assert_eq!(*compile(&db, program), before, "the merged program is kept as it was");
+    assert!(executed(&log).is_empty(), "nothing is computed again without an edit");
+
+    let broken = "use lib.{double}\nwitness w { holds double(\"x\") == 4 }\n";
+    main.set_text(&mut db).to(broken.into());
+    let after = compile(&db, program).diagnostics.clone();
+    let again = executed(&log);
+    // Without the drop, an edit of `main` reuses `lib`'s index (see above).
+    assert!(ran(&again, "item_index", &lib_id), "lib's dropped index is computed again: {again:#?}");
+
+    let (mut fresh, _, fresh_program, _, fresh_main) = setup();
+    fresh_main.set_text(&mut fresh).to(broken.into());
+    assert_eq!(after, compile(&fresh, fresh_program).diagnostics);
+    assert_eq!(after.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0203"]);
+}
