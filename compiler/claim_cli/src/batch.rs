@@ -297,7 +297,7 @@ fn run_timed<'p>(
         // (nothing after the check reads them): the trees are as large as
         // the checked modules, and a run holds the two at once only for a
         // part. A run again re-parses only what changed, as before.
-        let part = files.len().div_ceil(8).max(64);
+        let part = files.len().div_ceil(16).max(32);
         for (i, chunk) in files.chunks(part).enumerate() {
             crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
                 claim_sema::summary::module_summary(db, l.program, *file);
@@ -305,11 +305,14 @@ fn run_timed<'p>(
             let rest = files.get((i + 1) * part..).unwrap_or_default();
             claim_sema::db::forget_syntax(db, rest);
         }
+        // Nothing runs again: keep only what the next step reads.
+        if opts.exit_after {
+            claim_sema::db::forget_checking(db);
+        }
         clock.phase("check");
         compile(&*db, l.program);
         if opts.exit_after {
-            // Nothing runs again: keep only the merged program.
-            claim_sema::db::forget_checking(db);
+            claim_sema::db::forget_summaries(db);
         }
         clock.phase("merge");
     }
@@ -448,6 +451,7 @@ fn run_parallel(
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
+    let deliberate_panic = std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker");
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {
@@ -455,7 +459,7 @@ fn run_parallel(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(w) = witnesses.get(i) else { break };
-                    if std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker") {
+                    if deliberate_panic {
                         // The fail-closed tests' hook: a worker dies mid-run.
                         panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
                     }
@@ -467,7 +471,10 @@ fn run_parallel(
             });
         }
     });
-    results.into_inner().unwrap_or_default().into_iter().flatten().collect()
+    // `filter_map`, not `flatten`: it collects in place, so a large run's
+    // reports are not copied into a second list.
+    #[allow(clippy::filter_map_identity)]
+    results.into_inner().unwrap_or_default().into_iter().filter_map(|r| r).collect()
 }
 
 fn report(

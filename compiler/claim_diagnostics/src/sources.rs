@@ -16,14 +16,21 @@ struct SourceText {
     name: String,
     text: Arc<str>,
     /// Where each line starts, for `line_col` in logarithmic time (machine
-    /// formats ask it for every label).
-    lines: Vec<usize>,
+    /// formats ask it for every label). Found when first asked: most files
+    /// of a run (tens of thousands of JSON receipts) are never shown.
+    /// Offsets fit `u32`: no file over the load limits is read.
+    lines: std::sync::OnceLock<Box<[u32]>>,
 }
 
 impl SourceText {
     fn new(name: String, text: Arc<str>) -> SourceText {
-        let lines = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        SourceText { name, text, lines }
+        SourceText { name, text, lines: std::sync::OnceLock::new() }
+    }
+
+    fn lines(&self) -> &[u32] {
+        self.lines.get_or_init(|| {
+            std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i as u32 + 1)).collect()
+        })
     }
 }
 
@@ -63,9 +70,9 @@ impl Sources {
         while off > 0 && !text.is_char_boundary(off) {
             off -= 1;
         }
-        let starts = self.files.get(id.0 as usize).map(|f| f.lines.as_slice()).unwrap_or(&[0]);
-        let line = starts.partition_point(|s| *s <= off).max(1);
-        let start = starts.get(line - 1).copied().unwrap_or(0).min(off);
+        let starts = self.files.get(id.0 as usize).map(|f| f.lines()).unwrap_or(&[0]);
+        let line = starts.partition_point(|s| *s as usize <= off).max(1);
+        let start = (starts.get(line - 1).copied().unwrap_or(0) as usize).min(off);
         let col = text[start..off].chars().count() + 1;
         (line, col)
     }

@@ -100,23 +100,29 @@ pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile]) {
     parse::set_lru_capacity(db, KEEP_ALL);
 }
 
-/// Drops what checking each module kept beside the checked program (item
-/// indexes, scopes, signatures, each module's checked result and summary):
-/// the merged program shares the checked modules, and a run that will not
-/// check again reads nothing else of them. (A query asked again after this
-/// is computed again: dropping never changes an answer.)
+/// Drops what checking each module kept on the way to its summary (item
+/// indexes, scopes, signatures, checked results): once every summary is
+/// made, the merge reads only them, and the summaries share the checked
+/// modules. (A query asked again after this is computed again: dropping
+/// never changes an answer.)
 pub fn forget_checking(db: &mut dyn Db) {
     // An LRU capacity of 0 means "unbounded" to salsa: 1 keeps one each.
     item_index::set_lru_capacity(db, 1);
     module_scope::set_lru_capacity(db, 1);
     module_sigs::set_lru_capacity(db, 1);
     check_module::set_lru_capacity(db, 1);
-    crate::summary::keep_summaries(db, 1);
     db.trigger_lru_eviction();
     item_index::set_lru_capacity(db, KEEP_ALL);
     module_scope::set_lru_capacity(db, KEEP_ALL);
     module_sigs::set_lru_capacity(db, KEEP_ALL);
     check_module::set_lru_capacity(db, KEEP_ALL);
+}
+
+/// Drops the modules' summaries, for a run that has merged them and will
+/// not check again: the merged program shares what it needs of them.
+pub fn forget_summaries(db: &mut dyn Db) {
+    crate::summary::keep_summaries(db, 1);
+    db.trigger_lru_eviction();
     crate::summary::keep_summaries(db, KEEP_ALL);
 }
 
