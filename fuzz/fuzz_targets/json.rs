@@ -30,8 +30,27 @@ fuzz_target!(|data: &[u8]| {
     let (types, ty) = receipt();
     let text: std::sync::Arc<str> = String::from_utf8_lossy(data).into();
     if let Ok(doc) = json::parse(&text) {
-        let _ = json::decode(&doc, &text, ty, types, FileId(1), Loc::new(FileId(0), Span::default()));
-        // Where a diagnostic would name a value's place in the file.
+        if let Ok(v) = json::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())) {
+            // Where a diagnostic would name each value's place in the file.
+            each_origin(&v, &mut |at| {
+                let _ = json::path_at(&text, at.span);
+            });
+        }
         let _ = json::path_at(&text, doc.span);
     }
 });
+
+fn each_origin(v: &claim_eval::Value, f: &mut impl FnMut(Loc)) {
+    use claim_eval::value::{Origin, V};
+    if let Some(Origin::Json(at)) = &v.origin {
+        f(*at);
+    }
+    match &v.kind {
+        V::List(xs) => xs.iter().for_each(|x| each_origin(x, f)),
+        V::Option(Some(x)) => each_origin(x, f),
+        V::Map(m) => m.values().for_each(|x| each_origin(x, f)),
+        V::Record(r) => r.fields.iter().for_each(|x| each_origin(x, f)),
+        V::Variant(x) => x.fields.iter().for_each(|y| each_origin(y, f)),
+        _ => {}
+    }
+}
