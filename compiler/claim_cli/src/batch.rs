@@ -298,12 +298,18 @@ fn run_timed<'p>(
         // the checked modules, and a run holds the two at once only for a
         // part. A run again re-parses only what changed, as before.
         let part = files.len().div_ceil(16).max(32);
+        // What other modules `use`: their signatures are read by the check
+        // of every part that imports them.
+        let imported = imported_modules(&*db, l.program);
         for (i, chunk) in files.chunks(part).enumerate() {
             crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
                 claim_sema::summary::module_summary(db, l.program, *file);
             });
             let rest = files.get((i + 1) * part..).unwrap_or_default();
             claim_sema::db::forget_syntax(db, rest);
+            if opts.exit_after {
+                claim_sema::db::forget_checking_except(db, l.program, &imported);
+            }
         }
         // Nothing runs again: keep only what the next step reads.
         if opts.exit_after {
@@ -436,6 +442,21 @@ fn run_timed<'p>(
     report(&reports, &groups, &frontiers, &sources, opts, warnings)
 }
 
+/// The modules of a program that some module `use`s (read from the syntax
+/// trees, which loading has just made).
+fn imported_modules(db: &CliDb, program: claim_sema::Program) -> Vec<claim_sema::SourceFile> {
+    let modules = program.modules(db);
+    let mut names = std::collections::BTreeSet::new();
+    for file in modules.values() {
+        for item in &claim_sema::parse(db, *file).module.items {
+            if let claim_syntax::ast::ItemKind::Use(u) = &item.kind {
+                names.insert(u.dotted());
+            }
+        }
+    }
+    names.iter().filter_map(|n| modules.get(n).copied()).collect()
+}
+
 /// Runs witnesses on `jobs` threads; results come back in input order.
 fn run_parallel(
     ev: &Evaluator<'_, Evaluated<impl Fn(claim_syntax::FileId) -> Option<Arc<str>> + Sync>>,
@@ -452,24 +473,28 @@ fn run_parallel(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
     let deliberate_panic = std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker");
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            s.spawn(|| {
-                let mut memo = CallMemo::default();
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(w) = witnesses.get(i) else { break };
-                    if deliberate_panic {
-                        // The fail-closed tests' hook: a worker dies mid-run.
-                        panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
-                    }
-                    let r = run_witness_with(ev, w, trace, limit, &mut memo);
-                    if let Ok(mut res) = results.lock() {
-                        res[i] = Some(r);
-                    }
-                }
-            });
+    let work = || {
+        let mut memo = CallMemo::default();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(w) = witnesses.get(i) else { break };
+            if deliberate_panic {
+                // The fail-closed tests' hook: a worker dies mid-run.
+                panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
+            }
+            let r = run_witness_with(ev, w, trace, limit, &mut memo);
+            if let Ok(mut res) = results.lock() {
+                res[i] = Some(r);
+            }
         }
+    };
+    // This thread is one of the workers: its allocator heap, warm from the
+    // phases before, is reused rather than a new thread's started afresh.
+    std::thread::scope(|s| {
+        for _ in 1..jobs {
+            s.spawn(work);
+        }
+        work();
     });
     // `filter_map`, not `flatten`: it collects in place, so a large run's
     // reports are not copied into a second list.

@@ -100,6 +100,31 @@ pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile]) {
     parse::set_lru_capacity(db, KEEP_ALL);
 }
 
+/// `forget_checking` for a run checking in parts, after each: keeps the
+/// item indexes, scopes and signatures of `keep` (the modules others
+/// import, whose signatures the rest of the check reads) and drops every
+/// other's, and every checked result (its summary shares what the merge
+/// needs). Nothing it drops changes an answer; a module not yet checked
+/// builds its index again from its tree.
+pub fn forget_checking_except(db: &mut dyn Db, program: Program, keep: &[SourceFile]) {
+    // Salsa drops the least recently used: use the ones to keep last.
+    for f in keep {
+        item_index(db, *f);
+        module_scope(db, program, *f);
+        module_sigs(db, program, *f);
+    }
+    let n = keep.len().max(1);
+    item_index::set_lru_capacity(db, n);
+    module_scope::set_lru_capacity(db, n);
+    module_sigs::set_lru_capacity(db, n);
+    check_module::set_lru_capacity(db, 1);
+    db.trigger_lru_eviction();
+    item_index::set_lru_capacity(db, KEEP_ALL);
+    module_scope::set_lru_capacity(db, KEEP_ALL);
+    module_sigs::set_lru_capacity(db, KEEP_ALL);
+    check_module::set_lru_capacity(db, KEEP_ALL);
+}
+
 /// Drops what checking each module kept on the way to its summary (item
 /// indexes, scopes, signatures, checked results): once every summary is
 /// made, the merge reads only them, and the summaries share the checked

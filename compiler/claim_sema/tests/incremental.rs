@@ -102,3 +102,24 @@ fn forgetting_what_checking_kept_changes_no_answer() {
     assert_eq!(after, compile(&fresh, fresh_program).diagnostics);
     assert_eq!(after.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0203"]);
 }
+
+/// Checking in parts, a run keeps the indexes, scopes and signatures of
+/// the modules others import (the rest of the check reads them) and drops
+/// everyone else's: an importer checked later finds them, not recomputed.
+#[test]
+fn what_importers_read_is_kept_when_checking_in_parts() {
+    let (mut db, log, program, lib, main) = setup();
+    let before = compile(&db, program).clone();
+    executed(&log);
+    claim_sema::db::forget_checking_except(&mut db, program, &[lib]);
+    assert_eq!(*compile(&db, program), before, "nothing is computed differently");
+
+    main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(3) == 6 }\n".into());
+    assert!(!compile(&db, program).has_errors());
+    let again = executed(&log);
+    // Once each, for `main`: `lib`'s were kept (dropped, they would run
+    // again for `main`'s check, which reads them).
+    for query in ["item_index", "module_scope", "module_sigs", "check_module"] {
+        assert_eq!(runs_of(&again, query).len(), 1, "{query}: {again:#?}");
+    }
+}
