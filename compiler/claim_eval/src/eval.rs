@@ -347,30 +347,9 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 self.eval(result, frame, cx)?
             }
             H::Refuse { code, message } => {
-                let mut mentioned = Vec::new();
-                let text = match &message.kind {
-                    H::Text(parts) => {
-                        let mut s = String::new();
-                        for p in parts {
-                            match p {
-                                hir::TextPart::Lit(t) => s.push_str(t),
-                                hir::TextPart::Expr(x) => {
-                                    let v = self.eval(x, frame, cx)?;
-                                    s.push_str(&text_of(&v));
-                                    // A list's elements keep their own origins.
-                                    if let V::List(items) = &v.kind {
-                                        mentioned.extend(items.iter().cloned());
-                                    }
-                                    mentioned.push(v);
-                                }
-                            }
-                        }
-                        s
-                    }
-                    _ => text_of(&self.eval(message, frame, cx)?),
-                };
+                let (text, mentioned) = self.refusal_message(message, frame, cx)?;
                 cx.note(loc, || format!("refuse {code}: {text}"));
-                let mut r = Refusal {
+                let r = Refusal {
                     code: code.clone(),
                     message: text,
                     site: loc,
@@ -378,7 +357,6 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                     operands: Vec::new(),
                     mentioned,
                 };
-                r.mentioned.retain(|v| v.origin.is_some());
                 return Err(Stop::Refused(Box::new(r)));
             }
             H::Some(x) => Value::new(V::Option(Some(Arc::new(self.eval(x, frame, cx)?)))),
@@ -419,15 +397,46 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         if ok {
             return Ok(());
         }
-        let m = self.eval(message, frame, cx)?;
+        let (text, mut mentioned) = self.refusal_message(message, frame, cx)?;
+        // An operand already has its label.
+        mentioned.retain(|v| !operands.iter().any(|(_, o)| o.origin == v.origin));
         Err(Stop::Refused(Box::new(Refusal {
             code: code.clone(),
-            message: text_of(&m),
+            message: text,
             site: loc,
             chain: Vec::new(),
             operands,
-            mentioned: Vec::new(),
+            mentioned,
         })))
+    }
+
+    /// A refusal's message, and the values it interpolates that came from
+    /// somewhere a diagnostic can point at (a list's elements keep their
+    /// own origins).
+    fn refusal_message(&self, message: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<(String, Vec<Value>)> {
+        let mut mentioned = Vec::new();
+        let text = match &message.kind {
+            H::Text(parts) => {
+                let mut s = String::new();
+                for p in parts.iter() {
+                    match p {
+                        hir::TextPart::Lit(t) => s.push_str(t),
+                        hir::TextPart::Expr(x) => {
+                            let v = self.eval(x, frame, cx)?;
+                            s.push_str(&text_of(&v));
+                            if let V::List(items) = &v.kind {
+                                mentioned.extend(items.iter().cloned());
+                            }
+                            mentioned.push(v);
+                        }
+                    }
+                }
+                s
+            }
+            _ => text_of(&self.eval(message, frame, cx)?),
+        };
+        mentioned.retain(|v| v.origin.is_some());
+        Ok((text, mentioned))
     }
 
     fn eval_all(&self, xs: &[hir::Expr], frame: &mut Frame, cx: &mut Cx) -> Eval<Vec<Value>> {
