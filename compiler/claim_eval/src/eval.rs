@@ -435,8 +435,14 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             }
             _ => text_of(&self.eval(message, frame, cx)?),
         };
-        mentioned.retain(|v| v.origin.is_some());
-        Ok((text, mentioned))
+        // Each place once.
+        let mut kept: Vec<Value> = Vec::with_capacity(mentioned.len());
+        for v in mentioned {
+            if v.origin.is_some() && !kept.iter().any(|k| k.origin == v.origin) {
+                kept.push(v);
+            }
+        }
+        Ok((text, kept))
     }
 
     fn eval_all(&self, xs: &[hir::Expr], frame: &mut Frame, cx: &mut Cx) -> Eval<Vec<Value>> {
