@@ -41,16 +41,8 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn each_origin(v: &claim_eval::Value, f: &mut impl FnMut(Loc)) {
-    use claim_eval::value::{Origin, V};
-    if let Some(Origin::Json(at)) = &v.origin {
+    if let Some(claim_eval::Origin::Json(at)) = &v.origin {
         f(*at);
     }
-    match &v.kind {
-        V::List(xs) => xs.iter().for_each(|x| each_origin(x, f)),
-        V::Option(Some(x)) => each_origin(x, f),
-        V::Map(m) => m.values().for_each(|x| each_origin(x, f)),
-        V::Record(r) => r.fields.iter().for_each(|x| each_origin(x, f)),
-        V::Variant(x) => x.fields.iter().for_each(|y| each_origin(y, f)),
-        _ => {}
-    }
+    v.children().for_each(|x| each_origin(x, f));
 }

@@ -11,7 +11,7 @@ use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
 use claim_eval::incremental::evaluate_facts;
 use claim_eval::memo::CallMemo;
-use claim_eval::{check_frontier, run_witness_with, Evaluated, Evaluator, FrontierReport, WitnessReport};
+use claim_eval::{check_frontier, run_witness_with, Evaluator, FrontierReport, NoWorld, WitnessReport};
 use claim_sema::compile;
 use claim_sema::hir;
 use std::fmt::Write;
@@ -344,10 +344,10 @@ fn run_timed<'p>(
     // Facts first, all of them, in every program: broken data fails closed.
     let mut fact_errors = Vec::new();
     let mut evaluators = Vec::new();
-    // Witnesses read nothing; the world they run in knows the JSON texts
-    // the facts read, to name where a failing value came from.
-    let texts = shared.clone();
-    let evaluated = Evaluated(move |f| texts.lock().ok()?.shared_text(f));
+    // Witnesses read nothing (their world is `NoWorld`); they know the
+    // JSON texts the facts read, to name where a failing value came from.
+    let texts_of = shared.clone();
+    let texts = move |f| texts_of.lock().ok()?.shared_text(f);
     let mut late = Vec::new();
     for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(&loaded) {
         let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
@@ -367,7 +367,11 @@ fn run_timed<'p>(
         fact_errors.extend(errors);
         // Lints that need the facts' values (W0006).
         late.extend(claim_eval::evidence_lint::unmentioned_bindings(values.values()));
-        evaluators.push(Evaluator::with_facts(compiled, &evaluated, values).with_max_len(opts.limits.max_value_len));
+        evaluators.push(
+            Evaluator::with_facts(compiled, &NoWorld, values)
+                .with_max_len(opts.limits.max_value_len)
+                .with_texts(&texts),
+        );
     }
     if !fact_errors.is_empty() {
         return stopped(opts, &fact_errors, &sources_now(), "could not evaluate the facts");
@@ -459,7 +463,7 @@ fn imported_modules(db: &CliDb, program: claim_sema::Program) -> Vec<claim_sema:
 
 /// Runs witnesses on `jobs` threads; results come back in input order.
 fn run_parallel(
-    ev: &Evaluator<'_, Evaluated<impl Fn(claim_syntax::FileId) -> Option<Arc<str>> + Sync>>,
+    ev: &Evaluator<'_, NoWorld>,
     witnesses: &[&hir::Witness],
     jobs: usize,
     trace: bool,

@@ -146,8 +146,9 @@ impl EvalDb for CliDb {
         self.max_value_len
     }
 
-    fn json_text(&self, file: claim_syntax::FileId) -> Option<std::sync::Arc<str>> {
-        self.world.json_text(file)
+    fn json_texts(&self) -> Option<claim_eval::eval::SharedTexts> {
+        let world = self.world.clone();
+        Some(Arc::new(move |file| world.json_text(file)))
     }
 
     fn world_file(

@@ -74,6 +74,12 @@ impl FsWorld {
         }
     }
 
+    /// The text of a JSON file it read (the sources keep it), for the
+    /// JSONPath a diagnostic names.
+    pub fn json_text(&self, file: FileId) -> Option<Arc<str>> {
+        self.sources.lock().ok()?.shared_text(file)
+    }
+
     /// Drops what the world remembers of its reads (paths resolved, files
     /// read, their digests) but the sources: for a run whose facts are all
     /// evaluated and that will not read again. A read after this reads the
@@ -315,10 +321,6 @@ impl World for FsWorld {
         let path = self.resolve(call)?;
         let (doc, fid) = self.json(call, &path)?;
         json::decode(&doc, ty, types, fid, call.call)
-    }
-
-    fn json_text(&self, file: FileId) -> Option<Arc<str>> {
-        self.sources.lock().ok()?.shared_text(file)
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {

@@ -97,7 +97,17 @@ pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     /// recursion a program still doubles a value once per call level, so
     /// memory is bounded here rather than by the machine.
     pub max_len: usize,
+    /// The texts of the JSON files values were read from, for the JSONPath
+    /// a diagnostic names (values keep only the file and span).
+    texts: Option<Texts<'p>>,
 }
+
+/// Where the texts of read JSON files are, by file (the world that read
+/// them keeps them).
+pub type Texts<'p> = &'p (dyn Fn(FileId) -> Option<Arc<str>> + Send + Sync);
+
+/// `Texts`, owned.
+pub type SharedTexts = Arc<dyn Fn(FileId) -> Option<Arc<str>> + Send + Sync>;
 
 /// The default of `--max-value-len`.
 pub const DEFAULT_MAX_VALUE_LEN: usize = 1 << 26;
@@ -126,7 +136,19 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             fact_values: Mutex::default(),
             fact_errors: Mutex::default(),
             max_len: DEFAULT_MAX_VALUE_LEN,
+            texts: None,
         }
+    }
+
+    /// The same evaluator, knowing where the read JSON texts are.
+    pub fn with_texts(mut self, texts: Texts<'p>) -> Self {
+        self.texts = Some(texts);
+        self
+    }
+
+    /// The text of a JSON file values were read from, where known.
+    pub fn json_text(&self, file: FileId) -> Option<Arc<str>> {
+        self.texts.and_then(|t| t(file))
     }
 
     /// The same evaluator with another limit on the length of values.
@@ -195,7 +217,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             Ok(v) => Ok(v.clone()),
             Err(stop) => {
                 let diags = match stop {
-                    Stop::Refused(r) => vec![crate::report::fact_refused(fact, r, &|f| self.world.json_text(f))],
+                    Stop::Refused(r) => vec![crate::report::fact_refused(fact, r, &|f| self.json_text(f))],
                     Stop::Fatal(d) => d.clone(),
                     // Facts have no time limit; this cannot happen, but fail closed.
                     Stop::TimedOut => {

@@ -21,14 +21,7 @@ fn json_digests(v: &Value, out: &mut Seen) {
         let (first, elsewhere) = out.entry(bytes.clone()).or_insert((at.file, false));
         *elsewhere |= *first != at.file;
     }
-    match &v.kind {
-        V::List(items) => items.iter().for_each(|x| json_digests(x, out)),
-        V::Option(Some(x)) => json_digests(x, out),
-        V::Map(m) => m.values().for_each(|x| json_digests(x, out)),
-        V::Record(r) => r.fields.iter().for_each(|x| json_digests(x, out)),
-        V::Variant(var) => var.fields.iter().for_each(|x| json_digests(x, out)),
-        _ => {}
-    }
+    v.children().for_each(|x| json_digests(x, out));
 }
 
 /// Every `std.arms.ArmBinding` inside a value.

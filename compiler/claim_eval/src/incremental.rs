@@ -74,8 +74,9 @@ pub trait EvalDb: claim_sema::Db {
         types: &Types,
     ) -> WorldFile;
 
-    /// The text of a JSON file the world read (for diagnostics).
-    fn json_text(&self, _file: claim_syntax::FileId) -> Option<std::sync::Arc<str>> {
+    /// Where the texts of the JSON files the world read are, for the
+    /// JSONPath a diagnostic names (`Evaluator::with_texts`).
+    fn json_texts(&self) -> Option<crate::eval::SharedTexts> {
         None
     }
 }
@@ -132,9 +133,6 @@ impl World for DbWorld<'_> {
     ) -> Result<Value, Vec<Diagnostic>> {
         self.read(WorldFn::OciImage, call, Some(reference), ty, types)
     }
-    fn json_text(&self, file: claim_syntax::FileId) -> Option<std::sync::Arc<str>> {
-        self.db.json_text(file)
-    }
 }
 
 /// The facts a fact's initializer uses, through the functions it calls.
@@ -179,7 +177,11 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
             Err(_) => return FactResult(Arc::new(Err(Vec::new()))),
         }
     }
-    let ev = Evaluator::with_facts(compiled, &world, known).with_max_len(db.max_value_len());
+    let texts = db.json_texts();
+    let mut ev = Evaluator::with_facts(compiled, &world, known).with_max_len(db.max_value_len());
+    if let Some(texts) = &texts {
+        ev = ev.with_texts(&**texts);
+    }
     FactResult(Arc::new(ev.fact_result(name)))
 }
 

@@ -19,4 +19,4 @@ pub use eval::{Cx, Evaluator, TraceLine};
 pub use refusal::{Refusal, Stop};
 pub use value::{Origin, Value, V};
 pub use witness::{check_frontier, run_witness, run_witness_with, FrontierReport, WitnessReport};
-pub use world::{Evaluated, NoWorld, Types, World, WorldCall};
+pub use world::{NoWorld, Types, World, WorldCall};

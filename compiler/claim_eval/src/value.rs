@@ -78,6 +78,18 @@ impl Value {
     pub fn new(kind: V) -> Value {
         Value { kind, origin: None }
     }
+    /// The values directly inside this one: a list's elements, an
+    /// option's value, a map's values, a record's or variant's fields.
+    pub fn children(&self) -> Box<dyn Iterator<Item = &Value> + '_> {
+        match &self.kind {
+            V::List(items) => Box::new(items.iter()),
+            V::Option(Some(x)) => Box::new(std::iter::once(&**x)),
+            V::Map(m) => Box::new(m.values()),
+            V::Record(r) => Box::new(r.fields.iter()),
+            V::Variant(v) => Box::new(v.fields.iter()),
+            _ => Box::new(std::iter::empty()),
+        }
+    }
     pub fn with_origin(mut self, o: Origin) -> Value {
         self.origin = Some(o);
         self

@@ -75,7 +75,7 @@ fn run_stmts<W: crate::World + ?Sized>(
 ) -> Option<Diagnostic> {
     let timed_out = |at: Loc| Some(report::timed_out(w, at, limit.unwrap_or_default()));
     let file = w.loc.file;
-    let texts = &|f| ev.world.json_text(f);
+    let texts = &|f| ev.json_text(f);
     let mut frame = Frame::new(w.frame_size, file);
     for stmt in &w.stmts {
         let at = Loc::new(file, stmt.span);

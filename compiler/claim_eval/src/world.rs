@@ -34,11 +34,6 @@ pub trait World {
         ty: &Ty,
         types: &Types,
     ) -> Result<Value, Vec<Diagnostic>>;
-    /// The text of a JSON file this world read, so a diagnostic can name
-    /// the place (JSONPath) a value came from. Values keep only where.
-    fn json_text(&self, _file: FileId) -> Option<std::sync::Arc<str>> {
-        None
-    }
 }
 
 /// A world with nothing in it: every call is an error. For programs
@@ -64,29 +59,5 @@ impl World for NoWorld {
     }
     fn oci_image(&self, call: &WorldCall<'_>, _: &str, _: &Ty, _: &Types) -> Result<Value, Vec<Diagnostic>> {
         Err(NoWorld::refuse(call))
-    }
-}
-
-/// The world witnesses run in once every fact is evaluated: it reads
-/// nothing (every call is an error, as in `NoWorld`), but knows the texts
-/// of the JSON files the facts read (`texts`), so a failure can name the
-/// place a value came from.
-pub struct Evaluated<T>(pub T);
-
-impl<T: Fn(FileId) -> Option<std::sync::Arc<str>>> World for Evaluated<T> {
-    fn load(&self, call: &WorldCall<'_>, _: &Ty, _: &Types) -> Result<Value, Vec<Diagnostic>> {
-        Err(NoWorld::refuse(call))
-    }
-    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
-        Err(NoWorld::refuse(call))
-    }
-    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
-        Err(NoWorld::refuse(call))
-    }
-    fn oci_image(&self, call: &WorldCall<'_>, _: &str, _: &Ty, _: &Types) -> Result<Value, Vec<Diagnostic>> {
-        Err(NoWorld::refuse(call))
-    }
-    fn json_text(&self, file: FileId) -> Option<std::sync::Arc<str>> {
-        (self.0)(file)
     }
 }

@@ -113,16 +113,7 @@ pub fn forget_checking_except(db: &mut dyn Db, program: Program, keep: &[SourceF
         module_scope(db, program, *f);
         module_sigs(db, program, *f);
     }
-    let n = keep.len().max(1);
-    item_index::set_lru_capacity(db, n);
-    module_scope::set_lru_capacity(db, n);
-    module_sigs::set_lru_capacity(db, n);
-    check_module::set_lru_capacity(db, 1);
-    db.trigger_lru_eviction();
-    item_index::set_lru_capacity(db, KEEP_ALL);
-    module_scope::set_lru_capacity(db, KEEP_ALL);
-    module_sigs::set_lru_capacity(db, KEEP_ALL);
-    check_module::set_lru_capacity(db, KEEP_ALL);
+    evict_checking(db, keep.len());
 }
 
 /// Drops what checking each module kept on the way to its summary (item
@@ -131,10 +122,17 @@ pub fn forget_checking_except(db: &mut dyn Db, program: Program, keep: &[SourceF
 /// modules. (A query asked again after this is computed again: dropping
 /// never changes an answer.)
 pub fn forget_checking(db: &mut dyn Db) {
-    // An LRU capacity of 0 means "unbounded" to salsa: 1 keeps one each.
-    item_index::set_lru_capacity(db, 1);
-    module_scope::set_lru_capacity(db, 1);
-    module_sigs::set_lru_capacity(db, 1);
+    evict_checking(db, 0);
+}
+
+/// Keeps the `keep` most recently used indexes, scopes and signatures (and
+/// one of each, however few: an LRU capacity of 0 means "unbounded" to
+/// salsa) and one checked result; drops the rest.
+fn evict_checking(db: &mut dyn Db, keep: usize) {
+    let n = keep.max(1);
+    item_index::set_lru_capacity(db, n);
+    module_scope::set_lru_capacity(db, n);
+    module_sigs::set_lru_capacity(db, n);
     check_module::set_lru_capacity(db, 1);
     db.trigger_lru_eviction();
     item_index::set_lru_capacity(db, KEEP_ALL);
