@@ -12,8 +12,8 @@ use claim_syntax::ast::BinOp;
 use claim_syntax::{FileId, Loc};
 use std::sync::Arc;
 
-/// The texts of the JSON files values were read from, by file: the world
-/// that read them knows them (`World::json_text`).
+/// The texts of the JSON files values were read from, by file (what the
+/// evaluator was given with `Evaluator::with_texts`, or nothing).
 pub type Texts<'a> = &'a dyn Fn(FileId) -> Option<Arc<str>>;
 
 /// A label at the origin of a value, unless it is where we already point.
