@@ -299,8 +299,9 @@ fn run_timed<'p>(
         // part. A run again re-parses only what changed, as before.
         let part = files.len().div_ceil(16).max(32);
         // What other modules `use`: their signatures are read by the check
-        // of every part that imports them.
-        let imported = imported_modules(&*db, l.program);
+        // of every part that imports them. (Only for a run that drops as it
+        // goes: a run again would parse every module to find out.)
+        let imported = if opts.exit_after { imported_modules(&*db, l.program) } else { Vec::new() };
         for (i, chunk) in files.chunks(part).enumerate() {
             crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
                 claim_sema::summary::module_summary(db, l.program, *file);
