@@ -102,8 +102,8 @@ pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     texts: Option<Texts<'p>>,
 }
 
-/// Where the texts of read JSON files are, by file (the world that read
-/// them keeps them).
+/// Where the texts of read JSON files are, by file (the sources the world
+/// filled as it read them).
 pub type Texts<'p> = &'p (dyn Fn(FileId) -> Option<Arc<str>> + Send + Sync);
 
 /// `Texts`, owned.
