@@ -44,5 +44,5 @@ fn each_origin(v: &claim_eval::Value, f: &mut impl FnMut(Loc)) {
     if let Some(claim_eval::Origin::Json(at)) = &v.origin {
         f(*at);
     }
-    v.children().for_each(|x| each_origin(x, f));
+    v.for_each_child(|x| each_origin(x, f));
 }

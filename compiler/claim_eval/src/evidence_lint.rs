@@ -21,7 +21,7 @@ fn json_digests(v: &Value, out: &mut Seen) {
         let (first, elsewhere) = out.entry(bytes.clone()).or_insert((at.file, false));
         *elsewhere |= *first != at.file;
     }
-    v.children().for_each(|x| json_digests(x, out));
+    v.for_each_child(|x| json_digests(x, out));
 }
 
 /// Every `std.arms.ArmBinding` inside a value.
