@@ -497,7 +497,7 @@ fn run_parallel(
     // phases before, is reused rather than a new thread's started afresh.
     std::thread::scope(|s| {
         for _ in 1..jobs {
-            s.spawn(work);
+            crate::par::spawn(s, work);
         }
         work();
     });

@@ -39,6 +39,11 @@ pub fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
 }
 
+/// The stack of the thread a command runs on, and of its workers: the
+/// parser, checker and evaluator recurse as deep as the input nests (the
+/// nesting limit, 10,000 levels by default, is what bounds it).
+pub const STACK_BYTES: usize = 256 << 20;
+
 /// Runs a command on a thread with a generous stack, turning a panic into
 /// an internal-error diagnostic and exit 101 (never a PASS).
 pub fn main_guarded(f: impl FnOnce() -> Output + Send + 'static) -> ! {
@@ -48,7 +53,7 @@ pub fn main_guarded(f: impl FnOnce() -> Output + Send + 'static) -> ! {
             "error[E0999]: internal compiler error: {info}\nnote: this is a bug in Claim; no witness result from this run can be trusted"
         );
     }));
-    let handle = std::thread::Builder::new().stack_size(256 << 20).spawn(move || {
+    let handle = std::thread::Builder::new().stack_size(STACK_BYTES).spawn(move || {
         if std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v != "worker") {
             // A hook for the fail-closed tests: proves a crash exits 101.
             panic!("deliberate panic (CLAIM_INTERNAL_PANIC is set)");

@@ -29,8 +29,21 @@ where
     std::thread::scope(|s| {
         for _ in 1..jobs {
             let db = db.clone();
-            s.spawn(|| work(db));
+            spawn(s, || work(db));
         }
         work(db.clone());
     });
+}
+
+/// Starts a scoped worker with the stack the main thread has
+/// (`STACK_BYTES`): parsing, checking and evaluating recurse as deep as the
+/// input nests, and a worker with the default 2 MiB overflowed (and
+/// aborted the run) on a project of several deeply nested files. A worker
+/// that cannot be started is left out: the calling thread works too, so
+/// the work is still done.
+pub fn spawn<'scope, F>(s: &'scope std::thread::Scope<'scope, '_>, f: F)
+where
+    F: FnOnce() + Send + 'scope,
+{
+    let _ = std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, f);
 }

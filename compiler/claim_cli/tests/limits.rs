@@ -55,6 +55,23 @@ fn a_5000_level_expression_runs_and_a_lower_limit_refuses_it() {
     assert!(!out.contains("PASS"), "{out}");
 }
 
+/// Every file deep: the parallel phases parse, check and evaluate them on
+/// worker threads, which once had the default 2 MiB stack and aborted.
+#[test]
+fn several_5000_level_files_run_on_worker_threads() {
+    let files: Vec<(String, String)> = (0..6)
+        .map(|i| {
+            let text = nested(5000).replace("x", &format!("x{i}")).replace("witness w", &format!("witness w{i}"));
+            (format!("m{i}.claim"), text)
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let dir = project(&files);
+    let (code, out) = batch(&dir, &["--jobs", "2"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("6/6 PASS"), "{out}");
+}
+
 #[test]
 fn a_10_mb_file_runs_and_a_lower_limit_refuses_it() {
     let mut text = String::with_capacity(11 << 20);
