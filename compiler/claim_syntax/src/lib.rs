@@ -10,5 +10,5 @@ pub mod span;
 pub mod token;
 
 pub use error::SyntaxError;
-pub use parser::{parse_module, Parsed};
+pub use parser::{parse_module, parse_module_by_combinators, Parsed};
 pub use span::{FileId, Loc, Span};

@@ -2,6 +2,9 @@
 //! syntax error it can recover from; recovered regions become `Error` nodes
 //! that later phases skip silently.
 
+mod descent;
+#[cfg(test)]
+mod descent_tests;
 mod exprs;
 mod items;
 mod patterns;
@@ -57,6 +60,19 @@ pub struct Parsed {
 
 /// Lexes and parses one module.
 pub fn parse_module(src: &str) -> Parsed {
+    parse(src, true)
+}
+
+/// Parses as [`parse_module`] does, but every item with the chumsky
+/// grammar, without the hand-written descent that reads well-formed items
+/// first. The result must be the same, which the differential tests and
+/// the `parse_agree` fuzz target check; nothing else should call this.
+#[doc(hidden)]
+pub fn parse_module_by_combinators(src: &str) -> Parsed {
+    parse(src, false)
+}
+
+fn parse(src: &str, descent_first: bool) -> Parsed {
     let lexed = lex(src);
     let tokens: Vec<(Token, SimpleSpan)> =
         lexed.tokens.into_iter().map(|(t, s)| (t, SimpleSpan::from(s.range()))).collect();
@@ -87,6 +103,12 @@ pub fn parse_module(src: &str) -> Parsed {
             if let Some(e) = unpaired_delimiter(slice) {
                 errors.push(e);
                 module.items.push(Item { kind: ItemKind::Error, span, docs: Vec::new() });
+                continue;
+            }
+        }
+        if descent_first {
+            if let Some(item) = descent::item(slice) {
+                module.items.push(item);
                 continue;
             }
         }

@@ -1,0 +1,457 @@
+//! Expressions and patterns of the descent: chumsky's `pratt` table of
+//! `exprs.rs`, its atoms, and `patterns.rs`.
+
+use super::Descent;
+use crate::ast::{BinOp, BlockStmt, Expr, ExprKind, FieldInit, FieldPattern, MatchArm, Pattern, PatternKind, TextPart};
+use crate::span::Span;
+use crate::token::{Keyword, Token};
+
+/// Operator powers as chumsky's `pratt` computes them from the table in
+/// `exprs.rs`: an infix `left(p)` binds when `2p >= min` and parses its
+/// right side at `2p + 1`; a postfix `p` binds when `2p + 1 >= min`; the
+/// prefix `not` (3) parses its operand at 6.
+const POSTFIX_FIELD_CALL: i32 = 15;
+const POSTFIX_IS: i32 = 9;
+const PREFIX_NOT: i32 = 6;
+
+fn infix(t: &Token) -> Option<(BinOp, i32)> {
+    Some(match t {
+        Token::Punct(p) => match *p {
+            "*" => (BinOp::Mul, 6),
+            "/" => (BinOp::Div, 6),
+            "++" => (BinOp::Concat, 5),
+            "+" => (BinOp::Add, 5),
+            "-" => (BinOp::Sub, 5),
+            "==" => (BinOp::Eq, 4),
+            "!=" => (BinOp::Ne, 4),
+            "<=" => (BinOp::Le, 4),
+            ">=" => (BinOp::Ge, 4),
+            "<" => (BinOp::Lt, 4),
+            ">" => (BinOp::Gt, 4),
+            _ => return None,
+        },
+        Token::Kw(Keyword::And) => (BinOp::And, 2),
+        Token::Kw(Keyword::Or) => (BinOp::Or, 1),
+        _ => return None,
+    })
+}
+
+impl Descent<'_> {
+    // ---- expressions ----
+
+    /// A full expression (`fields`: a `{` after a path starts a record
+    /// literal), or a condition's (where a `{` ends it).
+    pub(super) fn expr(&mut self, fields: bool) -> Option<Expr> {
+        self.pratt(fields, i32::MIN)
+    }
+
+    /// chumsky's `pratt_go`: a prefix `not` or an atom, then, as long as
+    /// one binds at `min`, postfix operators (tried first) and infix ones.
+    fn pratt(&mut self, fields: bool, min: i32) -> Option<Expr> {
+        self.deeper()?;
+        let mut lhs = if self.at_kw(Keyword::Not) {
+            let not = self.toks[self.pos].1;
+            self.pos += 1;
+            let operand = self.pratt(fields, PREFIX_NOT)?;
+            let span = Span::from(not).join(operand.span);
+            Expr { kind: ExprKind::Not(Box::new(operand)), span }
+        } else {
+            self.atom(fields)?
+        };
+        loop {
+            if POSTFIX_FIELD_CALL >= min && self.at_punct(".") {
+                self.pos += 1;
+                let f = self.ident()?;
+                let span = lhs.span.join(f.span);
+                lhs = Expr { kind: ExprKind::Field(Box::new(lhs), f), span };
+                continue;
+            }
+            if POSTFIX_FIELD_CALL >= min && self.at_punct("(") {
+                let start = self.pos;
+                let args = self.list("(", ")", |p| p.expr(true), Self::starts_expr)?;
+                let span = lhs.span.join(self.span_from(start));
+                lhs = Expr { kind: ExprKind::Call(Box::new(lhs), args), span };
+                continue;
+            }
+            if POSTFIX_IS >= min && self.at_kw(Keyword::Is) {
+                self.pos += 1;
+                let p = self.pattern(fields)?;
+                let span = lhs.span.join(p.span);
+                lhs = Expr { kind: ExprKind::Is(Box::new(lhs), p), span };
+                continue;
+            }
+            match self.peek().and_then(infix) {
+                Some((op, prec)) if 2 * prec >= min => {
+                    self.pos += 1;
+                    let rhs = self.pratt(fields, 2 * prec + 1)?;
+                    let span = lhs.span.join(rhs.span);
+                    lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+                }
+                _ => break,
+            }
+        }
+        self.depth -= 1;
+        Some(lhs)
+    }
+
+    /// Whether the next token can start an expression (for lists, where
+    /// chumsky's `separated_by` stops at the first element that fails).
+    fn starts_expr(&self) -> bool {
+        match self.peek() {
+            Some(Token::Kw(k)) => matches!(
+                k,
+                Keyword::Not
+                    | Keyword::True
+                    | Keyword::False
+                    | Keyword::None
+                    | Keyword::Some
+                    | Keyword::If
+                    | Keyword::Match
+                    | Keyword::Refuse
+            ),
+            Some(Token::Punct(p)) => matches!(*p, "(" | "[" | "{"),
+            Some(
+                Token::Ident(_)
+                | Token::Int(_)
+                | Token::Duration(_)
+                | Token::Digest(..)
+                | Token::StrStart
+                | Token::Error,
+            ) => true,
+            Some(Token::StrChunk(_) | Token::InterpOpen | Token::InterpClose | Token::StrEnd) | None => false,
+        }
+    }
+
+    fn atom(&mut self, fields: bool) -> Option<Expr> {
+        let start = self.pos;
+        let (tok, span) = self.toks.get(self.pos)?;
+        let literal = |kind| Some(Expr { kind, span: (*span).into() });
+        match tok {
+            Token::Int(n) => {
+                self.pos += 1;
+                literal(ExprKind::Int(*n))
+            }
+            Token::Duration(n) => {
+                self.pos += 1;
+                literal(ExprKind::Duration(*n))
+            }
+            Token::Digest(k, h) => {
+                self.pos += 1;
+                literal(ExprKind::Digest(*k, h.clone()))
+            }
+            Token::Error => {
+                self.pos += 1;
+                literal(ExprKind::Error)
+            }
+            Token::StrStart => self.text(),
+            Token::Ident(_) => self.path_atom(fields),
+            Token::Kw(k) => match k {
+                Keyword::True | Keyword::False | Keyword::None => {
+                    self.pos += 1;
+                    literal(match k {
+                        Keyword::True => ExprKind::Bool(true),
+                        Keyword::False => ExprKind::Bool(false),
+                        _ => ExprKind::None,
+                    })
+                }
+                Keyword::Some => {
+                    self.pos += 1;
+                    self.punct("(")?;
+                    let inner = self.expr(true)?;
+                    self.punct(")")?;
+                    Some(Expr { kind: ExprKind::Some(Box::new(inner)), span: self.span_from(start) })
+                }
+                Keyword::If => {
+                    self.pos += 1;
+                    let c = self.expr(false)?;
+                    self.kw(Keyword::Then)?;
+                    let a = self.expr(true)?;
+                    self.kw(Keyword::Else)?;
+                    let b = self.expr(true)?;
+                    Some(Expr {
+                        kind: ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
+                        span: self.span_from(start),
+                    })
+                }
+                Keyword::Match => {
+                    self.pos += 1;
+                    let scrutinee = self.expr(false)?;
+                    let arms = self.list("{", "}", Self::arm, Self::starts_pattern)?;
+                    Some(Expr { kind: ExprKind::Match(Box::new(scrutinee), arms), span: self.span_from(start) })
+                }
+                Keyword::Refuse => {
+                    self.pos += 1;
+                    let code = self.ident()?;
+                    let message = Box::new(self.text()?);
+                    Some(Expr { kind: ExprKind::Refuse { code, message }, span: self.span_from(start) })
+                }
+                _ => None,
+            },
+            Token::Punct(p) => match *p {
+                "{" => self.block(),
+                "[" => self.list_expr(),
+                "(" => {
+                    self.pos += 1;
+                    let inner = self.expr(true)?;
+                    self.punct(")")?;
+                    Some(inner)
+                }
+                _ => None,
+            },
+            Token::StrChunk(_) | Token::InterpOpen | Token::InterpClose | Token::StrEnd => None,
+        }
+    }
+
+    /// A path, then in a full expression an optional record body: tried,
+    /// and taken back if it does not parse (chumsky's `or_not`), so that
+    /// `match if c then a else x { … }` reads the arms as the match's.
+    fn path_atom(&mut self, fields: bool) -> Option<Expr> {
+        let start = self.pos;
+        let path = self.path()?;
+        if fields && self.at_punct("{") {
+            let before = (self.pos, self.depth);
+            let init = |p: &mut Self| {
+                let name = p.ident()?;
+                let value = if p.punct(":").is_some() { Some(p.expr(true)?) } else { None };
+                Some(FieldInit { name, value })
+            };
+            match self.list("{", "}", init, |p| matches!(p.peek(), Some(Token::Ident(_)))) {
+                Some(fields) => {
+                    return Some(Expr { kind: ExprKind::Record { path, fields }, span: self.span_from(start) })
+                }
+                None => (self.pos, self.depth) = before,
+            }
+        }
+        let mut it = path.into_iter();
+        let first = it.next()?;
+        let mut expr = Expr { span: first.span, kind: ExprKind::Name(first) };
+        for f in it {
+            let span = expr.span.join(f.span);
+            expr = Expr { kind: ExprKind::Field(Box::new(expr), f), span };
+        }
+        Some(expr)
+    }
+
+    fn list_expr(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        self.punct("[")?;
+        let kind = if self.at_punct("]") {
+            ExprKind::List(Vec::new())
+        } else {
+            let first = self.expr(true)?;
+            if self.kw(Keyword::For).is_some() {
+                let var = self.ident()?;
+                self.kw(Keyword::In)?;
+                let iter = Box::new(self.expr(true)?);
+                let cond = if self.kw(Keyword::If).is_some() { Some(Box::new(self.expr(true)?)) } else { None };
+                ExprKind::Comprehension { elem: Box::new(first), var, iter, cond }
+            } else {
+                let mut elems = vec![first];
+                if self.punct(",").is_some() {
+                    while self.starts_expr() {
+                        elems.push(self.expr(true)?);
+                        if self.punct(",").is_none() {
+                            break;
+                        }
+                    }
+                }
+                ExprKind::List(elems)
+            }
+        };
+        self.punct("]")?;
+        Some(Expr { kind, span: self.span_from(start) })
+    }
+
+    /// `{ (let … ; | require … ;)* result }`
+    pub(super) fn block(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        self.punct("{")?;
+        let mut stmts = Vec::new();
+        loop {
+            let at = self.pos;
+            let stmt = match self.peek()? {
+                Token::Kw(Keyword::Let) => {
+                    self.pos += 1;
+                    let name = self.ident()?;
+                    let ty = self.annotation()?;
+                    self.punct("=")?;
+                    let value = self.expr(true)?;
+                    BlockStmt::Let { name, ty, value, span: self.span_from(at) }
+                }
+                Token::Kw(Keyword::Require) => {
+                    self.pos += 1;
+                    let cond = self.expr(false)?;
+                    self.kw(Keyword::Else)?;
+                    self.kw(Keyword::Refuse)?;
+                    let code = self.ident()?;
+                    let message = self.text()?;
+                    BlockStmt::Require { cond, code, message, span: self.span_from(at) }
+                }
+                _ => break,
+            };
+            self.punct(";")?;
+            stmts.push(stmt);
+        }
+        let result = self.expr(true)?;
+        self.punct("}")?;
+        Some(Expr { kind: ExprKind::Block(stmts, Box::new(result)), span: self.span_from(start) })
+    }
+
+    /// A text literal with interpolations.
+    pub(super) fn text(&mut self) -> Option<Expr> {
+        let start = self.pos;
+        self.token(&Token::StrStart)?;
+        let mut parts = Vec::new();
+        loop {
+            match self.peek()? {
+                Token::StrChunk(s) => {
+                    parts.push(TextPart::Lit(s.clone()));
+                    self.pos += 1;
+                }
+                Token::InterpOpen => {
+                    self.pos += 1;
+                    parts.push(TextPart::Interp(self.expr(true)?));
+                    self.token(&Token::InterpClose)?;
+                }
+                Token::StrEnd => break,
+                _ => return None,
+            }
+        }
+        self.pos += 1;
+        Some(Expr { kind: ExprKind::Text(parts), span: self.span_from(start) })
+    }
+
+    /// A text literal without interpolations, as patterns, refusal
+    /// summaries and `@json` keys take.
+    pub(super) fn plain_text(&mut self) -> Option<String> {
+        self.token(&Token::StrStart)?;
+        let text = match self.peek() {
+            Some(Token::StrChunk(s)) => {
+                let s = s.clone();
+                self.pos += 1;
+                s
+            }
+            _ => String::new(),
+        };
+        self.token(&Token::StrEnd)?;
+        Some(text)
+    }
+
+    // ---- patterns ----
+
+    fn arm(&mut self) -> Option<MatchArm> {
+        let pattern = self.pattern(true)?;
+        self.punct("=>")?;
+        Some(MatchArm { pattern, body: self.expr(true)? })
+    }
+
+    fn starts_pattern(&self) -> bool {
+        match self.peek() {
+            Some(Token::Kw(k)) => matches!(k, Keyword::True | Keyword::False | Keyword::None | Keyword::Some),
+            Some(Token::Punct(p)) => matches!(*p, "(" | "["),
+            Some(Token::Ident(_) | Token::Int(_) | Token::Duration(_) | Token::Digest(..) | Token::StrStart) => true,
+            _ => false,
+        }
+    }
+
+    /// A pattern; `fields` is false where a `{` must end it (after `is` in
+    /// a condition). Nested patterns always allow fields.
+    fn pattern(&mut self, fields: bool) -> Option<Pattern> {
+        self.deeper()?;
+        let start = self.pos;
+        let (tok, span) = self.toks.get(self.pos)?;
+        let span: Span = (*span).into();
+        let kind = match tok {
+            Token::Int(n) => Some(PatternKind::Int(*n)),
+            Token::Duration(n) => Some(PatternKind::Duration(*n)),
+            Token::Digest(k, h) => Some(PatternKind::Digest(*k, h.clone())),
+            Token::Kw(Keyword::True) => Some(PatternKind::Bool(true)),
+            Token::Kw(Keyword::False) => Some(PatternKind::Bool(false)),
+            Token::Kw(Keyword::None) => Some(PatternKind::None),
+            _ => None,
+        };
+        let pattern = if let Some(kind) = kind {
+            self.pos += 1;
+            Pattern { kind, span }
+        } else {
+            match tok {
+                Token::StrStart => {
+                    let text = self.plain_text()?;
+                    Pattern { kind: PatternKind::Text(text), span: self.span_from(start) }
+                }
+                Token::Kw(Keyword::Some) => {
+                    self.pos += 1;
+                    self.punct("(")?;
+                    let inner = self.pattern(true)?;
+                    self.punct(")")?;
+                    Pattern { kind: PatternKind::Some(Box::new(inner)), span: self.span_from(start) }
+                }
+                Token::Punct("[") => {
+                    let starts = |p: &Self| p.at_punct("..") || p.starts_pattern();
+                    let elems = self.list(
+                        "[",
+                        "]",
+                        |p| if p.punct("..").is_some() { Some(None) } else { Some(Some(p.pattern(true)?)) },
+                        starts,
+                    )?;
+                    // `..` anywhere but last is an error chumsky reports.
+                    let rest = matches!(elems.last(), Some(None));
+                    let n = elems.len();
+                    if elems.iter().take(n.saturating_sub(1)).any(Option::is_none) {
+                        return None;
+                    }
+                    let elems = elems.into_iter().flatten().collect();
+                    Pattern { kind: PatternKind::List { elems, rest }, span: self.span_from(start) }
+                }
+                Token::Ident(_) => self.named_pattern(fields)?,
+                Token::Punct("(") => {
+                    self.pos += 1;
+                    let inner = self.pattern(true)?;
+                    self.punct(")")?;
+                    inner
+                }
+                _ => return None,
+            }
+        };
+        self.depth -= 1;
+        Some(pattern)
+    }
+
+    /// `_`, a name, or a variant with optional fields (tried and taken back
+    /// if they do not parse, as chumsky's `or_not` does).
+    fn named_pattern(&mut self, fields: bool) -> Option<Pattern> {
+        let start = self.pos;
+        let mut path = self.path()?;
+        let mut body = None;
+        if fields && self.at_punct("{") {
+            let before = (self.pos, self.depth);
+            let field = |p: &mut Self| {
+                if p.punct("..").is_some() {
+                    return Some(None);
+                }
+                let name = p.ident()?;
+                let pattern = if p.punct(":").is_some() { Some(p.pattern(true)?) } else { None };
+                Some(Some(FieldPattern { name, pattern }))
+            };
+            let starts = |p: &Self| p.at_punct("..") || matches!(p.peek(), Some(Token::Ident(_)));
+            match self.list("{", "}", field, starts) {
+                Some(fs) => {
+                    let rest = fs.iter().any(Option::is_none);
+                    body = Some((fs.into_iter().flatten().collect(), rest));
+                }
+                None => (self.pos, self.depth) = before,
+            }
+        }
+        let kind = if path.len() == 1 && body.is_none() {
+            let id = path.remove(0);
+            if id.name == "_" {
+                PatternKind::Wildcard
+            } else {
+                PatternKind::Name(id)
+            }
+        } else {
+            PatternKind::Variant { path, fields: body }
+        };
+        Some(Pattern { kind, span: self.span_from(start) })
+    }
+}

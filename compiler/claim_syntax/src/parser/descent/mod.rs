@@ -1,0 +1,315 @@
+//! The fast path of the parser: a hand-written recursive descent over one
+//! item's tokens, for items that are well formed — nearly all of them.
+//!
+//! It follows the chumsky grammar of `items.rs`, `exprs.rs`, `patterns.rs`
+//! and `types.rs` choice for choice — the same ordered alternatives, the
+//! same operator powers, the same backtracking where the grammar
+//! backtracks — and builds the same tree with the same spans. At the first
+//! token it does not expect it gives up (`None`), and the chumsky grammar
+//! parses the item instead, with its error recovery and messages. So it
+//! only ever answers what chumsky would have answered, sooner: the
+//! combinators interpreted every alternative they tried, and were a third
+//! of a large project's run. `parse_module_by_combinators` parses without
+//! it; the `parse_agree` fuzz target and the tests in `descent_tests.rs`
+//! compare the two on every input they have.
+//!
+//! Giving up is always safe, so where matching chumsky exactly would need
+//! more than one token of lookahead and the input is unusual, it gives up.
+
+mod exprs;
+
+use crate::ast::{
+    FieldDecl, FnDecl, Ident, Item, ItemKind, Param, RecordDecl, TypeExpr, TypeExprKind, UseDecl, VariantDecl,
+    WitnessStmt, WitnessStmtKind,
+};
+use crate::span::Span;
+use crate::token::{Keyword, Token};
+use chumsky::span::SimpleSpan;
+
+/// Deeper than this, the descent gives up and chumsky (which the run's
+/// large stack and the nesting limit are sized for) parses the item.
+const MAX_DEPTH: u32 = 200;
+
+/// Parses one whole item, or gives up.
+pub(crate) fn item(tokens: &[(Token, SimpleSpan)]) -> Option<Item> {
+    let mut p = Descent { toks: tokens, pos: 0, depth: 0 };
+    let kind = p.item_kind()?;
+    if p.pos != tokens.len() {
+        return None;
+    }
+    Some(Item { kind, span: p.span_from(0), docs: Vec::new() })
+}
+
+struct Descent<'a> {
+    toks: &'a [(Token, SimpleSpan)],
+    pos: usize,
+    depth: u32,
+}
+
+impl Descent<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.toks.get(self.pos).map(|t| &t.0)
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<&Token> {
+        self.toks.get(self.pos + ahead).map(|t| &t.0)
+    }
+
+    fn at_punct(&self, s: &str) -> bool {
+        matches!(self.peek(), Some(Token::Punct(p)) if *p == s)
+    }
+
+    fn at_kw(&self, k: Keyword) -> bool {
+        matches!(self.peek(), Some(Token::Kw(x)) if *x == k)
+    }
+
+    fn punct(&mut self, s: &str) -> Option<()> {
+        self.at_punct(s).then(|| self.pos += 1)
+    }
+
+    fn kw(&mut self, k: Keyword) -> Option<()> {
+        self.at_kw(k).then(|| self.pos += 1)
+    }
+
+    fn token(&mut self, t: &Token) -> Option<()> {
+        (self.peek() == Some(t)).then(|| self.pos += 1)
+    }
+
+    /// The span chumsky gives what was consumed since token `start`: from
+    /// its start to the end of the last token taken.
+    fn span_from(&self, start: usize) -> Span {
+        let first = self.toks.get(start).map_or(0, |t| t.1.start);
+        let last = self.pos.checked_sub(1).and_then(|i| self.toks.get(i)).map_or(first, |t| t.1.end);
+        Span::new(first, last)
+    }
+
+    fn ident(&mut self) -> Option<Ident> {
+        let (Token::Ident(name), span) = self.toks.get(self.pos)? else { return None };
+        self.pos += 1;
+        Some(Ident { name: name.clone(), span: (*span).into() })
+    }
+
+    fn deeper(&mut self) -> Option<()> {
+        self.depth += 1;
+        (self.depth <= MAX_DEPTH).then_some(())
+    }
+
+    /// `ident ("." ident)*`, leaving a `.` not followed by a name unread
+    /// (chumsky's `separated_by` without a trailing separator).
+    fn path(&mut self) -> Option<Vec<Ident>> {
+        let mut path = vec![self.ident()?];
+        while self.at_punct(".") && matches!(self.peek_at(1), Some(Token::Ident(_))) {
+            self.pos += 1;
+            path.extend(self.ident());
+        }
+        Some(path)
+    }
+
+    /// `open (elem ("," elem)* ","?)? close`: chumsky's
+    /// `separated_by(",").allow_trailing()` between delimiters. An element
+    /// that starts but fails gives up the whole parse.
+    fn list<T>(
+        &mut self,
+        open: &str,
+        close: &str,
+        mut elem: impl FnMut(&mut Self) -> Option<T>,
+        starts: impl Fn(&Self) -> bool,
+    ) -> Option<Vec<T>> {
+        self.punct(open)?;
+        let mut out = Vec::new();
+        while !self.at_punct(close) {
+            if !starts(self) {
+                return None;
+            }
+            out.push(elem(self)?);
+            if self.punct(",").is_none() {
+                break;
+            }
+        }
+        self.punct(close)?;
+        Some(out)
+    }
+
+    // ---- items ----
+
+    fn item_kind(&mut self) -> Option<ItemKind> {
+        let Some(Token::Kw(k)) = self.peek() else {
+            return if self.at_punct("@") { self.fn_item() } else { None };
+        };
+        match k {
+            Keyword::Use => self.use_item(),
+            Keyword::Newtype => {
+                self.pos += 1;
+                let name = self.ident()?;
+                self.punct("=")?;
+                Some(ItemKind::Newtype { name, underlying: self.type_expr()? })
+            }
+            Keyword::Record => {
+                self.pos += 1;
+                let name = self.ident()?;
+                let (fields, open) = self.field_decls()?;
+                Some(ItemKind::Record(RecordDecl { name, fields, open }))
+            }
+            Keyword::Enum => {
+                self.pos += 1;
+                let name = self.ident()?;
+                let variants = self.list("{", "}", Self::variant, |p| matches!(p.peek(), Some(Token::Ident(_))))?;
+                Some(ItemKind::Enum { name, variants })
+            }
+            Keyword::Refusal => {
+                self.pos += 1;
+                let name = self.ident()?;
+                Some(ItemKind::Refusal { name, summary: self.plain_text()? })
+            }
+            Keyword::Fact => {
+                self.pos += 1;
+                let name = self.ident()?;
+                self.punct(":")?;
+                let ty = self.type_expr()?;
+                self.punct("=")?;
+                Some(ItemKind::Fact { name, ty, init: self.expr(true)? })
+            }
+            Keyword::Fn => self.fn_item(),
+            Keyword::Witness => self.witness(),
+            Keyword::Frontier => {
+                self.pos += 1;
+                let name = self.ident()?;
+                self.punct("{")?;
+                let text = self.text()?;
+                let condition = if self.kw(Keyword::Dissolves).is_some() {
+                    self.kw(Keyword::When)?;
+                    Some(self.expr(false)?)
+                } else {
+                    None
+                };
+                self.punct("}")?;
+                Some(ItemKind::Frontier { name, text, condition })
+            }
+            _ => None,
+        }
+    }
+
+    fn use_item(&mut self) -> Option<ItemKind> {
+        self.kw(Keyword::Use)?;
+        let path = self.path()?;
+        let selection = if self.punct(".").is_some() {
+            Some(self.list("{", "}", Self::ident, |p| matches!(p.peek(), Some(Token::Ident(_))))?)
+        } else {
+            None
+        };
+        Some(ItemKind::Use(UseDecl { path, selection }))
+    }
+
+    /// `{ field, .., }` of a record or variant; `true` if it has `..`.
+    fn field_decls(&mut self) -> Option<(Vec<FieldDecl>, bool)> {
+        let starts = |p: &Self| matches!(p.peek(), Some(Token::Ident(_))) || p.at_punct("@") || p.at_punct("..");
+        let fields = self.list("{", "}", Self::field_decl, starts)?;
+        let open = fields.iter().any(Option::is_none);
+        Some((fields.into_iter().flatten().collect(), open))
+    }
+
+    fn field_decl(&mut self) -> Option<Option<FieldDecl>> {
+        if self.punct("..").is_some() {
+            return Some(None);
+        }
+        let json_key = if self.punct("@").is_some() {
+            // Any other attribute is an error chumsky reports.
+            if self.ident()?.name != "json" {
+                return None;
+            }
+            self.punct("(")?;
+            let key = self.plain_text()?;
+            self.punct(")")?;
+            Some(key)
+        } else {
+            None
+        };
+        let name = self.ident()?;
+        self.punct(":")?;
+        Some(Some(FieldDecl { name, ty: self.type_expr()?, json_key }))
+    }
+
+    fn variant(&mut self) -> Option<VariantDecl> {
+        let name = self.ident()?;
+        let fields = if self.at_punct("{") { Some(self.field_decls()?.0) } else { None };
+        Some(VariantDecl { name, fields })
+    }
+
+    fn fn_item(&mut self) -> Option<ItemKind> {
+        let attribute = if self.punct("@").is_some() { Some(self.ident()?) } else { None };
+        self.kw(Keyword::Fn)?;
+        let name = self.ident()?;
+        let params = self.list(
+            "(",
+            ")",
+            |p| {
+                let name = p.ident()?;
+                p.punct(":")?;
+                Some(Param { name, ty: p.type_expr()? })
+            },
+            |p| matches!(p.peek(), Some(Token::Ident(_))),
+        )?;
+        self.punct("->")?;
+        let ret = self.type_expr()?;
+        let body = if self.at_punct("{") { Some(self.block()?) } else { None };
+        Some(ItemKind::Fn(FnDecl { name, params, ret, body, attribute }))
+    }
+
+    fn witness(&mut self) -> Option<ItemKind> {
+        self.kw(Keyword::Witness)?;
+        let name = self.ident()?;
+        self.punct("{")?;
+        let mut stmts = Vec::new();
+        while !self.at_punct("}") {
+            let start = self.pos;
+            let kind = match self.peek()? {
+                Token::Kw(Keyword::Let) => {
+                    self.pos += 1;
+                    let name = self.ident()?;
+                    let ty = self.annotation()?;
+                    self.punct("=")?;
+                    WitnessStmtKind::Let { name, ty, value: self.expr(true)? }
+                }
+                Token::Kw(Keyword::Holds) => {
+                    self.pos += 1;
+                    WitnessStmtKind::Holds(self.expr(true)?)
+                }
+                Token::Kw(Keyword::Refuses) => {
+                    self.pos += 1;
+                    let expr = self.expr(true)?;
+                    self.kw(Keyword::With)?;
+                    WitnessStmtKind::Refuses { expr, code: self.ident()? }
+                }
+                _ => return None,
+            };
+            stmts.push(WitnessStmt { kind, span: self.span_from(start) });
+            let _ = self.punct(";");
+        }
+        self.punct("}")?;
+        Some(ItemKind::Witness { name, stmts })
+    }
+
+    /// `(":" type)?` of a `let`.
+    fn annotation(&mut self) -> Option<Option<TypeExpr>> {
+        if self.punct(":").is_some() {
+            Some(Some(self.type_expr()?))
+        } else {
+            Some(None)
+        }
+    }
+
+    // ---- types ----
+
+    fn type_expr(&mut self) -> Option<TypeExpr> {
+        self.deeper()?;
+        let start = self.pos;
+        let path = self.path()?;
+        let args = if self.at_punct("<") {
+            self.list("<", ">", Self::type_expr, |p| matches!(p.peek(), Some(Token::Ident(_))))?
+        } else {
+            Vec::new()
+        };
+        self.depth -= 1;
+        Some(TypeExpr { kind: TypeExprKind::Named { path, args }, span: self.span_from(start) })
+    }
+}
