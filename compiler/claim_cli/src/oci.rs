@@ -64,7 +64,8 @@ impl Layout<'_> {
 
     fn read_json_file(&self, name: &str) -> Result<Json, Vec<Diagnostic>> {
         let path = self.dir.join(name);
-        let bytes = std::fs::read(&path).map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
+        let bytes =
+            crate::world::read_regular(&path).map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
         let text = String::from_utf8(bytes).map_err(|_| self.malformed(format!("`{name}` is not UTF-8")))?;
         json::parse(&text)
             .map_err(|e| self.malformed(format!("`{name}` is not valid JSON: {} at byte {}", e.message, e.span.start)))

@@ -191,8 +191,8 @@ impl FsWorld {
 
     fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
         let p = call.path;
-        let meta = std::fs::metadata(path)
-            .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
+        let (mut file, meta) =
+            open(path).map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
         if !meta.is_file() {
             return Err(Self::err(call, "E0302", format!("cannot load `{p}`: not a file"), "not a file"));
         }
@@ -201,7 +201,8 @@ impl FsWorld {
                 .at_loc(call.call, format!("{} bytes; the limit is {}", meta.len(), self.max_load_bytes))
                 .with_help("raise the limit with `--max-load-bytes`")]);
         }
-        let bytes = std::fs::read(path)
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        file.read_to_end(&mut bytes)
             .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
         // Validated once; the lossy copy (for showing the file) only where
         // it is not UTF-8.
@@ -296,13 +297,43 @@ fn list(dir: &Path) -> std::io::Result<HashMap<std::ffi::OsString, bool>> {
     Ok(entries)
 }
 
+/// Opens a file to read and asks it what it is, in one path lookup. The
+/// open does not wait: a FIFO opened for reading blocks until a writer
+/// comes, and a `file_sha256` of one hung the run; opened non-blocking, its
+/// metadata says it is no file, which the caller refuses.
+fn open(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    Ok((file, meta))
+}
+
+/// The bytes of a file that must be a regular one (a FIFO or a device is
+/// refused as not a file, without waiting on it).
+pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let (mut file, meta) = open(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file"));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// SHA-256 of a file, streamed in constant memory.
 pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
-    let mut f = std::fs::File::open(path)?;
+    let (file, meta) = open(path)?;
+    sha256_of(file, meta.len())
+}
+
+/// SHA-256 of an open file of `size` bytes, streamed in constant memory.
+fn sha256_of(mut f: std::fs::File, size: u64) -> std::io::Result<[u8; 32]> {
     let mut h = Sha256::new();
     // No larger than the file: zeroing a 1 MiB buffer for each small wheel
     // or patch cost more than hashing it.
-    let size = f.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
     let mut buf = vec![0u8; size.clamp(1, 1 << 20) as usize];
     loop {
         let n = f.read(&mut buf)?;
@@ -326,16 +357,22 @@ impl World for FsWorld {
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
         let path = self.resolve(call)?;
         Self::cached(&self.hash_cache, &path, || {
-            if path.is_dir() {
+            let p = call.path;
+            let cannot_read =
+                |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
+            let (file, meta) = open(&path).map_err(cannot_read)?;
+            if meta.is_dir() {
                 return Err(Self::err(
                     call,
                     "E0302",
-                    format!("cannot hash `{}`: it is a directory", call.path),
+                    format!("cannot hash `{p}`: it is a directory"),
                     "a directory; use `git_tree` for a tree",
                 ));
             }
-            sha256_file(&path)
-                .map_err(|e| Self::err(call, "E0302", format!("cannot read `{}`: {e}", call.path), "cannot be read"))
+            if !meta.is_file() {
+                return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
+            }
+            sha256_of(file, meta.len()).map_err(cannot_read)
         })
     }
 

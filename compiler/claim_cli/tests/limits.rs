@@ -111,3 +111,41 @@ fn too_many_files_and_too_long_values_are_refused() {
     assert!(out.contains("[E0407]") && out.contains("this `++` makes 64 bytes of text"), "{out}");
     assert!(!out.contains("PASS"), "{out}");
 }
+
+/// A FIFO opened for reading waits for a writer; `file_sha256` of one hung
+/// the run. Both readers of the world now refuse it at once.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_not_waited_on() {
+    for (call, what) in [
+        ("file_sha256(\"pipe\")", "cannot hash `pipe`: not a file"),
+        ("load(\"pipe\")", "cannot load `pipe`: not a file"),
+    ] {
+        let ty = if call.starts_with("load") { "List<Int>" } else { "Sha256" };
+        let dir = project(&[("main.claim", &format!("fact h: {ty} = {call}\nwitness w {{ holds h == h }}\n"))]);
+        let made = Command::new("mkfifo").arg(dir.join("pipe")).status().expect("mkfifo");
+        assert!(made.success());
+        // Run with a deadline: the bug was a run that never ended.
+        let mut child = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+            .arg("--entry")
+            .arg(&dir)
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("claim_batch");
+        let start = std::time::Instant::now();
+        while child.try_wait().expect("wait").is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("`{call}` of a FIFO did not finish in 60 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let done = child.wait_with_output().expect("output");
+        let out = format!("{}{}", String::from_utf8_lossy(&done.stdout), String::from_utf8_lossy(&done.stderr));
+        assert_eq!(done.status.code(), Some(2), "{out}");
+        assert!(out.contains("[E0302]") && out.contains(what), "{out}");
+        assert!(!out.contains("PASS"), "{out}");
+    }
+}
