@@ -91,7 +91,8 @@ impl Printer<'_> {
                 let parts = self.parts(elems.iter(), |a| a.span, |p, a| p.expr(a, Full), close);
                 bracketed("[", "]", parts, Inside::Tight)
             }
-            ExprKind::Comprehension { elem, var, iter, cond } => {
+            ExprKind::Comprehension(c) => {
+                let claim_syntax::ast::Comprehension { elem, var, iter, cond } = &**c;
                 let elem = self.expr(elem, Full);
                 let iter = self.expr(iter, Full);
                 let cond = match cond {

@@ -296,7 +296,8 @@ impl Resolver<'_> {
                     self.expr(x);
                 }
             }
-            ExprKind::Comprehension { elem, var, iter, cond } => {
+            ExprKind::Comprehension(c) => {
+                let claim_syntax::ast::Comprehension { elem, var, iter, cond } = &**c;
                 self.expr(iter);
                 let mark = self.locals.len();
                 let elem_ty = match self.ty_at(iter.span) {

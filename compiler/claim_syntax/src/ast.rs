@@ -47,7 +47,8 @@ pub enum ItemKind {
         ty: TypeExpr,
         init: Expr,
     },
-    Fn(FnDecl),
+    /// Boxed: a function is the largest item and among the rarest.
+    Fn(Box<FnDecl>),
     Witness {
         name: Ident,
         stmts: Vec<WitnessStmt>,
@@ -176,9 +177,17 @@ pub struct WitnessStmt {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WitnessStmtKind {
-    Let { name: Ident, ty: Option<TypeExpr>, value: Expr },
+    /// The annotation is boxed: most `let`s have none.
+    Let {
+        name: Ident,
+        ty: Option<Box<TypeExpr>>,
+        value: Expr,
+    },
     Holds(Expr),
-    Refuses { expr: Expr, code: Ident },
+    Refuses {
+        expr: Expr,
+        code: Ident,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,15 +277,13 @@ pub enum ExprKind {
         fields: Vec<FieldInit>,
     },
     List(Vec<Expr>),
-    Comprehension {
-        elem: Box<Expr>,
-        var: Ident,
-        iter: Box<Expr>,
-        cond: Option<Box<Expr>>,
-    },
+    /// `[elem for var in iter if cond]`, boxed: it is rare and large.
+    Comprehension(Box<Comprehension>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
-    Is(Box<Expr>, Pattern),
+    /// The pattern is boxed: it is as large as an expression's other
+    /// variants together, and `is` is rare.
+    Is(Box<Expr>, Box<Pattern>),
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     Match(Box<Expr>, Vec<MatchArm>),
     Block(Vec<BlockStmt>, Box<Expr>),
@@ -287,6 +294,14 @@ pub enum ExprKind {
     Some(Box<Expr>),
     None,
     Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Comprehension {
+    pub elem: Expr,
+    pub var: Ident,
+    pub iter: Expr,
+    pub cond: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -324,4 +339,16 @@ pub enum PatternKind {
         rest: bool,
     },
     Error,
+}
+#[cfg(test)]
+mod tests {
+    /// A large project's syntax trees are the run's largest structure while
+    /// they are alive; these sizes keep them from growing back by accident
+    /// (an `is` pattern inline made every expression 80 bytes).
+    #[test]
+    fn nodes_stay_small() {
+        assert_eq!(std::mem::size_of::<super::Expr>(), 56);
+        assert_eq!(std::mem::size_of::<super::WitnessStmt>(), 104);
+        assert_eq!(std::mem::size_of::<super::Item>(), 184);
+    }
 }

@@ -91,7 +91,8 @@ pub fn max_depth(module: &Module) -> (usize, Span) {
                     stack.extend(fields.iter().filter_map(|f| f.value.as_ref()).map(|v| (Node::Expr(v), n)))
                 }
                 ExprKind::List(xs) => stack.extend(xs.iter().map(|x| (Node::Expr(x), n))),
-                ExprKind::Comprehension { elem, iter, cond, .. } => {
+                ExprKind::Comprehension(c) => {
+                    let crate::ast::Comprehension { elem, iter, cond, .. } = &**c;
                     stack.extend([(Node::Expr(elem), n), (Node::Expr(iter), n)]);
                     stack.extend(cond.iter().map(|c| (Node::Expr(c), n)));
                 }

@@ -152,7 +152,8 @@ impl<'a> Checker<'a> {
             A::Call(callee, args) => self.call(e, callee, args, expected),
             A::Record { path, fields } => self.record_literal(span, path, fields, expected),
             A::List(elems) => self.list(span, elems, expected),
-            A::Comprehension { elem, var, iter, cond } => {
+            A::Comprehension(c) => {
+                let claim_syntax::ast::Comprehension { elem, var, iter, cond } = &**c;
                 let iter = self.expr(iter, None);
                 let item_ty = match &iter.ty {
                     Ty::List(t) => (**t).clone(),

@@ -166,7 +166,7 @@ impl<'a> Checker<'a> {
     fn witness_stmt(&mut self, s: &ast::WitnessStmt) -> hir::WitnessStmt {
         let kind = match &s.kind {
             ast::WitnessStmtKind::Let { name, ty, value } => {
-                let (slot, value) = self.let_binding(name, ty.as_ref(), value);
+                let (slot, value) = self.let_binding(name, ty.as_deref(), value);
                 hir::WitnessStmtKind::Let { slot, value }
             }
             ast::WitnessStmtKind::Holds(e) => hir::WitnessStmtKind::Holds(self.expr(e, None)),

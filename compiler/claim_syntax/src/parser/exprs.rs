@@ -7,7 +7,7 @@
 use super::patterns::pattern;
 use super::types::{ident, punct, type_expr};
 use super::{Extra, PErr, TokenInput};
-use crate::ast::{BinOp, BlockStmt, Expr, ExprKind, FieldInit, Ident, MatchArm, TextPart};
+use crate::ast::{BinOp, BlockStmt, Comprehension, Expr, ExprKind, FieldInit, Ident, MatchArm, TextPart};
 use crate::token::{Keyword, Token};
 use chumsky::pratt::{infix, left, postfix, prefix};
 use chumsky::prelude::*;
@@ -87,7 +87,7 @@ fn operators<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
         infix(left(4), cmp, |l, o, r, _| bin(o, l, r)),
         postfix(4, kw(Keyword::Is).ignore_then(pattern(allow_fields)), |l: Expr, p: crate::ast::Pattern, _| {
             let span = l.span.join(p.span);
-            Expr { kind: ExprKind::Is(Box::new(l), p), span }
+            Expr { kind: ExprKind::Is(Box::new(l), Box::new(p)), span }
         }),
         prefix(3, kw(Keyword::Not).map_with(|_, e| e.span()), |s: SimpleSpan, r: Expr, _| {
             let span = crate::span::Span::from(s).join(r.span);
@@ -186,12 +186,9 @@ fn atom<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
         .map_with(|body, e| {
             let kind = match body {
                 None => ExprKind::List(vec![]),
-                Some((elem, Ok(((var, iter), cond)))) => ExprKind::Comprehension {
-                    elem: Box::new(elem),
-                    var,
-                    iter: Box::new(iter),
-                    cond: cond.map(Box::new),
-                },
+                Some((elem, Ok(((var, iter), cond)))) => {
+                    ExprKind::Comprehension(Box::new(Comprehension { elem, var, iter, cond }))
+                }
                 Some((first, Err(rest))) => {
                     let mut v = vec![first];
                     v.extend(rest.unwrap_or_default());

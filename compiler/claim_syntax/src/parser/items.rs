@@ -123,14 +123,16 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<
         .then_ignore(punct("->"))
         .then(type_expr())
         .then(block(full.clone(), cond.clone()).or_not())
-        .map(|((((attr, name), params), ret), body)| ItemKind::Fn(FnDecl { name, params, ret, body, attribute: attr }));
+        .map(|((((attr, name), params), ret), body)| {
+            ItemKind::Fn(Box::new(FnDecl { name, params, ret, body, attribute: attr }))
+        });
 
     let w_let = kw(Keyword::Let)
         .ignore_then(ident())
         .then(punct(":").ignore_then(type_expr()).or_not())
         .then_ignore(punct("="))
         .then(full.clone())
-        .map(|((name, ty), value)| WitnessStmtKind::Let { name, ty, value });
+        .map(|((name, ty), value)| WitnessStmtKind::Let { name, ty: ty.map(Box::new), value });
     let w_holds = kw(Keyword::Holds).ignore_then(full.clone()).map(WitnessStmtKind::Holds);
     let w_refuses = kw(Keyword::Refuses)
         .ignore_then(full.clone())

@@ -2,7 +2,9 @@
 //! `exprs.rs`, its atoms, and `patterns.rs`.
 
 use super::Descent;
-use crate::ast::{BinOp, BlockStmt, Expr, ExprKind, FieldInit, FieldPattern, MatchArm, Pattern, PatternKind, TextPart};
+use crate::ast::{
+    BinOp, BlockStmt, Comprehension, Expr, ExprKind, FieldInit, FieldPattern, MatchArm, Pattern, PatternKind, TextPart,
+};
 use crate::span::Span;
 use crate::token::{Keyword, Token};
 
@@ -77,7 +79,7 @@ impl Descent<'_> {
                 self.pos += 1;
                 let p = self.pattern(fields)?;
                 let span = lhs.span.join(p.span);
-                lhs = Expr { kind: ExprKind::Is(Box::new(lhs), p), span };
+                lhs = Expr { kind: ExprKind::Is(Box::new(lhs), Box::new(p)), span };
                 continue;
             }
             match self.peek().and_then(infix) {
@@ -242,9 +244,9 @@ impl Descent<'_> {
             if self.kw(Keyword::For).is_some() {
                 let var = self.ident()?;
                 self.kw(Keyword::In)?;
-                let iter = Box::new(self.expr(true)?);
-                let cond = if self.kw(Keyword::If).is_some() { Some(Box::new(self.expr(true)?)) } else { None };
-                ExprKind::Comprehension { elem: Box::new(first), var, iter, cond }
+                let iter = self.expr(true)?;
+                let cond = if self.kw(Keyword::If).is_some() { Some(self.expr(true)?) } else { None };
+                ExprKind::Comprehension(Box::new(Comprehension { elem: first, var, iter, cond }))
             } else {
                 let mut elems = vec![first];
                 if self.punct(",").is_some() {

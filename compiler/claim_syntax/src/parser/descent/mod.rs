@@ -252,7 +252,7 @@ impl Descent<'_> {
         self.punct("->")?;
         let ret = self.type_expr()?;
         let body = if self.at_punct("{") { Some(self.block()?) } else { None };
-        Some(ItemKind::Fn(FnDecl { name, params, ret, body, attribute }))
+        Some(ItemKind::Fn(Box::new(FnDecl { name, params, ret, body, attribute })))
     }
 
     fn witness(&mut self) -> Option<ItemKind> {
@@ -268,7 +268,7 @@ impl Descent<'_> {
                     let name = self.ident()?;
                     let ty = self.annotation()?;
                     self.punct("=")?;
-                    WitnessStmtKind::Let { name, ty, value: self.expr(true)? }
+                    WitnessStmtKind::Let { name, ty: ty.map(Box::new), value: self.expr(true)? }
                 }
                 Token::Kw(Keyword::Holds) => {
                     self.pos += 1;
