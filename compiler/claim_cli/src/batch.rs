@@ -462,6 +462,9 @@ fn imported_modules(db: &CliDb, program: claim_sema::Program) -> Vec<claim_sema:
     names.iter().filter_map(|n| modules.get(n).copied()).collect()
 }
 
+/// How many neighbouring witnesses a worker takes at once.
+const RUN: usize = 16;
+
 /// Runs witnesses on `jobs` threads; results come back in input order.
 fn run_parallel(
     ev: &Evaluator<'_, NoWorld>,
@@ -480,16 +483,29 @@ fn run_parallel(
     let deliberate_panic = std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker");
     let work = || {
         let mut memo = CallMemo::default();
+        // Runs of neighbouring witnesses, not one at a time: neighbours
+        // are mostly of one module and read its facts and call its
+        // functions with the same arguments, so one thread's memo answers
+        // them, and two threads do not take turns counting references to
+        // the same fact values.
         loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(w) = witnesses.get(i) else { break };
-            if deliberate_panic {
-                // The fail-closed tests' hook: a worker dies mid-run.
-                panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
+            let start = next.fetch_add(RUN, std::sync::atomic::Ordering::Relaxed);
+            if start >= witnesses.len() {
+                break;
             }
-            let r = run_witness_with(ev, w, trace, limit, &mut memo);
+            let end = (start + RUN).min(witnesses.len());
+            let mut done = Vec::with_capacity(end - start);
+            for w in &witnesses[start..end] {
+                if deliberate_panic {
+                    // The fail-closed tests' hook: a worker dies mid-run.
+                    panic!("deliberate panic in a witness worker (CLAIM_INTERNAL_PANIC=worker)");
+                }
+                done.push(run_witness_with(ev, w, trace, limit, &mut memo));
+            }
             if let Ok(mut res) = results.lock() {
-                res[i] = Some(r);
+                for (slot, r) in res[start..end].iter_mut().zip(done) {
+                    *slot = Some(r);
+                }
             }
         }
     };

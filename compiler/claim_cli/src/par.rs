@@ -20,11 +20,18 @@ where
         items.iter().for_each(|item| f(db, item));
         return;
     }
+    // Many small items (facts) are taken in runs of neighbours, which
+    // are mostly of one module and share what they read; few large ones
+    // (modules) one at a time, so that the threads finish together.
+    let run = (items.len() / (jobs * 32)).clamp(1, 16);
     let next = AtomicUsize::new(0);
     let work = |db: D| loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(item) = items.get(i) else { break };
-        f(&db, item);
+        let start = next.fetch_add(run, Ordering::Relaxed);
+        let Some(chunk) = items.get(start..(start + run).min(items.len())) else { break };
+        if chunk.is_empty() {
+            break;
+        }
+        chunk.iter().for_each(|item| f(&db, item));
     };
     std::thread::scope(|s| {
         for _ in 1..jobs {
