@@ -8,6 +8,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+// The allocator of `claimc` and `claim_batch`, whose paths (the language
+// server's re-check, the batch's phases) this binary measures.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::{Duration, Instant};
 
 fn arg(args: &[String], name: &str, default: u64) -> u64 {

@@ -12,7 +12,9 @@ use crate::ty::{GlobalName, TypeInfo};
 use claim_diagnostics::Diagnostic;
 use claim_syntax::Loc;
 use rustc_hash::{FxHashMap, FxHashSet};
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// A module's items by name, for lookups during evaluation.
@@ -61,9 +63,9 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut out = Compiled::default();
     let mut diags = Vec::new();
     let mut imports: NameGraph<String> = NameGraph::default();
-    let mut use_sites: FxHashMap<(String, String), Loc> = Default::default();
-    let mut witnesses: FxHashMap<Arc<str>, Loc> = Default::default();
-    let mut frontiers: FxHashMap<Arc<str>, Loc> = Default::default();
+    let mut use_sites: FxHashMap<(&str, &str), Loc> = Default::default();
+    let mut witnesses = Unique::default();
+    let mut frontiers = Unique::default();
     let mut read_elsewhere: FxHashSet<GlobalName> = Default::default();
     let mut refused: std::collections::BTreeSet<Arc<str>> = Default::default();
     let mut std_files: std::collections::BTreeSet<claim_syntax::FileId> = Default::default();
@@ -81,14 +83,14 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut types = BTreeMap::new();
     let summaries: Vec<(&String, &crate::summary::ModuleSummary)> =
         program.modules(db).iter().map(|(name, file)| (name, module_summary(db, program, *file))).collect();
-    witnesses.reserve(summaries.iter().map(|(_, s)| s.witnesses.len()).sum());
+    witnesses.by_key.reserve(summaries.iter().map(|(_, s)| s.witnesses.len()).sum());
     for (name, sum) in &summaries {
         let fid = sum.file;
         diags.extend(sum.diagnostics.iter().cloned());
         imports.node(name);
         for (target, span) in &sum.imports {
             imports.edge(name, target);
-            use_sites.entry(((*name).clone(), target.clone())).or_insert(Loc::new(fid, *span));
+            use_sites.entry((name.as_str(), target.as_str())).or_insert(Loc::new(fid, *span));
         }
         if sum.is_std {
             std_files.insert(fid);
@@ -115,11 +117,11 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             }
             out.refusals.insert(r.code.clone(), r.clone());
         }
-        for (w, span) in &sum.witnesses {
-            unique(&mut witnesses, &mut diags, w, Loc::new(fid, *span), "E0214", "witness");
+        for (w, span, key) in &sum.witnesses {
+            witnesses.check(&mut diags, w, *key, Loc::new(fid, *span), "E0214", "witness");
         }
-        for (f, span) in &sum.frontiers {
-            unique(&mut frontiers, &mut diags, f, Loc::new(fid, *span), "E0221", "frontier");
+        for (f, span, key) in &sum.frontiers {
+            frontiers.check(&mut diags, f, *key, Loc::new(fid, *span), "E0221", "frontier");
         }
         out.items.insert(
             Arc::from(name.as_str()),
@@ -132,7 +134,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
 
     let import_cycles = imports.cycles();
     for cycle in &import_cycles {
-        let loc = use_sites.get(&(cycle[0].clone(), cycle[1].clone())).copied();
+        let loc = use_sites.get(&(cycle[0].as_str(), cycle[1].as_str())).copied();
         let path = cycle.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ");
         let mut d = Diagnostic::error("E0102", format!("import cycle: {path}"))
             .with_help("move what these modules share into a module that none of them imports");
@@ -192,23 +194,85 @@ fn whole_call_graph_cycles(
         .collect()
 }
 
-fn unique(
-    seen: &mut FxHashMap<Arc<str>, Loc>,
-    diags: &mut Vec<Diagnostic>,
-    key: &Arc<str>,
-    loc: Loc,
-    code: &'static str,
-    what: &str,
-) {
-    match seen.get(key) {
-        Some(prev) => diags.push(
-            Diagnostic::error(code, format!("{what} `{key}` is declared twice"))
+/// Names seen so far, by the hash their module's summary found for them
+/// (`summary::key`): a merge hashes no text. Two different names with one
+/// hash are kept apart in `collided`, compared by text.
+#[derive(Default)]
+struct Unique<'a> {
+    by_key: HashMap<u64, (&'a Arc<str>, Loc), BuildHasherDefault<Prehashed>>,
+    collided: FxHashMap<&'a Arc<str>, Loc>,
+}
+
+impl<'a> Unique<'a> {
+    fn check(
+        &mut self,
+        diags: &mut Vec<Diagnostic>,
+        name: &'a Arc<str>,
+        key: u64,
+        loc: Loc,
+        code: &'static str,
+        what: &str,
+    ) {
+        let first = match self.by_key.entry(key) {
+            Entry::Vacant(v) => {
+                v.insert((name, loc));
+                return;
+            }
+            Entry::Occupied(o) if o.get().0 == name => o.get().1,
+            Entry::Occupied(_) => match self.collided.entry(name) {
+                Entry::Vacant(v) => {
+                    v.insert(loc);
+                    return;
+                }
+                Entry::Occupied(o) => *o.get(),
+            },
+        };
+        diags.push(
+            Diagnostic::error(code, format!("{what} `{name}` is declared twice"))
                 .at_loc(loc, "declared again here")
-                .with_secondary(*prev, "first declared here")
+                .with_secondary(first, "first declared here")
                 .with_note(format!("{what} names are unique in the whole program")),
-        ),
-        None => {
-            seen.insert(key.clone(), loc);
+        );
+    }
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed with it; this is for completeness.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
         }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two different names with one hash are both kept, and a second
+    /// declaration of either is still found.
+    #[test]
+    fn names_that_share_a_hash_are_told_apart() {
+        let (a, b): (Arc<str>, Arc<str>) = ("a".into(), "b".into());
+        let loc = Loc::new(claim_syntax::FileId(0), Default::default());
+        let mut seen = Unique::default();
+        let mut diags = Vec::new();
+        seen.check(&mut diags, &a, 7, loc, "E0214", "witness");
+        seen.check(&mut diags, &b, 7, loc, "E0214", "witness");
+        assert!(diags.is_empty(), "{diags:?}");
+        seen.check(&mut diags, &b, 7, loc, "E0214", "witness");
+        seen.check(&mut diags, &a, 7, loc, "E0214", "witness");
+        let said: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(said, ["witness `b` is declared twice", "witness `a` is declared twice"]);
     }
 }
