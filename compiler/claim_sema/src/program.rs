@@ -83,7 +83,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut types = BTreeMap::new();
     let summaries: Vec<(&String, &crate::summary::ModuleSummary)> =
         program.modules(db).iter().map(|(name, file)| (name, module_summary(db, program, *file))).collect();
-    witnesses.by_key.reserve(summaries.iter().map(|(_, s)| s.witnesses.len()).sum());
+    witnesses.reserve(summaries.iter().map(|(_, s)| s.witnesses.len()).sum());
     for (name, sum) in &summaries {
         let fid = sum.file;
         diags.extend(sum.diagnostics.iter().cloned());
@@ -199,11 +199,20 @@ fn whole_call_graph_cycles(
 /// hash are kept apart in `collided`, compared by text.
 #[derive(Default)]
 struct Unique<'a> {
-    by_key: HashMap<u64, (&'a Arc<str>, Loc), BuildHasherDefault<Prehashed>>,
+    /// Each hash's first name, as an index into `names`: the table is
+    /// probed once per name of the program, and small entries keep it in
+    /// cache.
+    by_key: HashMap<u64, u32, BuildHasherDefault<Prehashed>>,
+    names: Vec<(&'a Arc<str>, Loc)>,
     collided: FxHashMap<&'a Arc<str>, Loc>,
 }
 
 impl<'a> Unique<'a> {
+    fn reserve(&mut self, n: usize) {
+        self.by_key.reserve(n);
+        self.names.reserve(n);
+    }
+
     fn check(
         &mut self,
         diags: &mut Vec<Diagnostic>,
@@ -215,16 +224,19 @@ impl<'a> Unique<'a> {
     ) {
         let first = match self.by_key.entry(key) {
             Entry::Vacant(v) => {
-                v.insert((name, loc));
+                v.insert(u32::try_from(self.names.len()).unwrap_or(u32::MAX));
+                self.names.push((name, loc));
                 return;
             }
-            Entry::Occupied(o) if o.get().0 == name => o.get().1,
-            Entry::Occupied(_) => match self.collided.entry(name) {
-                Entry::Vacant(v) => {
-                    v.insert(loc);
-                    return;
-                }
-                Entry::Occupied(o) => *o.get(),
+            Entry::Occupied(o) => match self.names.get(*o.get() as usize) {
+                Some((seen, at)) if *seen == name => *at,
+                _ => match self.collided.entry(name) {
+                    Entry::Vacant(v) => {
+                        v.insert(loc);
+                        return;
+                    }
+                    Entry::Occupied(o) => *o.get(),
+                },
             },
         };
         diags.push(
