@@ -317,6 +317,24 @@ pub struct FieldPattern {
     pub pattern: Option<Pattern>,
 }
 
+impl PatternKind {
+    /// A pattern that starts with a name: `_`, a binding (or unit
+    /// variant), or a variant with a path or fields. Both parsers build
+    /// them here, so they cannot disagree.
+    pub fn named(mut path: Vec<Ident>, fields: Option<(Vec<FieldPattern>, bool)>) -> PatternKind {
+        if path.len() == 1 && fields.is_none() {
+            let id = path.remove(0);
+            if id.name == "_" {
+                PatternKind::Wildcard
+            } else {
+                PatternKind::Name(id)
+            }
+        } else {
+            PatternKind::Variant { path, fields }
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PatternKind {
     Wildcard,

@@ -83,18 +83,7 @@ fn pattern_with<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
         });
     let path = ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>();
     let path_pat = if allow_fields { path.then(fields.or_not()).boxed() } else { path.map(|p| (p, None)).boxed() };
-    let named = path_pat.map(|(mut path, fields)| {
-        if path.len() == 1 && fields.is_none() {
-            let id = path.remove(0);
-            if id.name == "_" {
-                PatternKind::Wildcard
-            } else {
-                PatternKind::Name(id)
-            }
-        } else {
-            PatternKind::Variant { path, fields }
-        }
-    });
+    let named = path_pat.map(|(path, fields)| PatternKind::named(path, fields));
 
     choice((literal, some, list, named))
         .map_with(|kind, e| Pattern { kind, span: e.span().into() })

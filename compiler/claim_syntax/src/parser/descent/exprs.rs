@@ -273,11 +273,7 @@ impl Descent<'_> {
             let at = self.pos;
             let stmt = match self.peek()? {
                 Token::Kw(Keyword::Let) => {
-                    self.pos += 1;
-                    let name = self.ident()?;
-                    let ty = self.annotation()?;
-                    self.punct("=")?;
-                    let value = self.expr(true)?;
+                    let (name, ty, value) = self.let_binding()?;
                     BlockStmt::Let { name, ty, value, span: self.span_from(at) }
                 }
                 Token::Kw(Keyword::Require) => {
@@ -423,7 +419,7 @@ impl Descent<'_> {
     /// if they do not parse, as chumsky's `or_not` does).
     fn named_pattern(&mut self, fields: bool) -> Option<Pattern> {
         let start = self.pos;
-        let mut path = self.path()?;
+        let path = self.path()?;
         let mut body = None;
         if fields && self.at_punct("{") {
             let before = (self.pos, self.depth);
@@ -444,16 +440,6 @@ impl Descent<'_> {
                 None => (self.pos, self.depth) = before,
             }
         }
-        let kind = if path.len() == 1 && body.is_none() {
-            let id = path.remove(0);
-            if id.name == "_" {
-                PatternKind::Wildcard
-            } else {
-                PatternKind::Name(id)
-            }
-        } else {
-            PatternKind::Variant { path, fields: body }
-        };
-        Some(Pattern { kind, span: self.span_from(start) })
+        Some(Pattern { kind: PatternKind::named(path, body), span: self.span_from(start) })
     }
 }

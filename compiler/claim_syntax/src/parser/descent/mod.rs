@@ -264,11 +264,8 @@ impl Descent<'_> {
             let start = self.pos;
             let kind = match self.peek()? {
                 Token::Kw(Keyword::Let) => {
-                    self.pos += 1;
-                    let name = self.ident()?;
-                    let ty = self.annotation()?;
-                    self.punct("=")?;
-                    WitnessStmtKind::Let { name, ty: ty.map(Box::new), value: self.expr(true)? }
+                    let (name, ty, value) = self.let_binding()?;
+                    WitnessStmtKind::Let { name, ty: ty.map(Box::new), value }
                 }
                 Token::Kw(Keyword::Holds) => {
                     self.pos += 1;
@@ -289,13 +286,13 @@ impl Descent<'_> {
         Some(ItemKind::Witness { name, stmts })
     }
 
-    /// `(":" type)?` of a `let`.
-    fn annotation(&mut self) -> Option<Option<TypeExpr>> {
-        if self.punct(":").is_some() {
-            Some(Some(self.type_expr()?))
-        } else {
-            Some(None)
-        }
+    /// `let name (: type)? = value`, in a witness or a block.
+    fn let_binding(&mut self) -> Option<(Ident, Option<TypeExpr>, crate::ast::Expr)> {
+        self.kw(Keyword::Let)?;
+        let name = self.ident()?;
+        let ty = if self.punct(":").is_some() { Some(self.type_expr()?) } else { None };
+        self.punct("=")?;
+        Some((name, ty, self.expr(true)?))
     }
 
     // ---- types ----
