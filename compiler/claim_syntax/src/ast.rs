@@ -358,6 +358,7 @@ pub enum PatternKind {
     },
     Error,
 }
+
 #[cfg(test)]
 mod tests {
     /// A large project's syntax trees are the run's largest structure while
