@@ -104,8 +104,14 @@ pub fn module_name(root: &Path, file: &Path) -> String {
 /// The name a reader should see for a file: relative to the working folder
 /// where it lies below it.
 pub fn display_name(path: &Path) -> String {
-    if let Ok(cwd) = std::env::current_dir() {
-        if let Ok(rel) = path.strip_prefix(&cwd) {
+    display_name_in(path, std::env::current_dir().ok().as_deref())
+}
+
+/// [`display_name`] with the working folder already known: a run that
+/// names thousands of files asks for it once.
+pub fn display_name_in(path: &Path, cwd: Option<&Path>) -> String {
+    if let Some(cwd) = cwd {
+        if let Ok(rel) = path.strip_prefix(cwd) {
             let s = rel.display().to_string();
             return if s.is_empty() { ".".to_string() } else { s };
         }
