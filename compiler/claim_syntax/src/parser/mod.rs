@@ -74,11 +74,13 @@ pub fn parse_module_by_combinators(src: &str) -> Parsed {
 
 fn parse(src: &str, descent_first: bool) -> Parsed {
     let lexed = lex(src);
-    let tokens: Vec<(Token, SimpleSpan)> =
-        lexed.tokens.into_iter().map(|(t, s)| (t, SimpleSpan::from(s.range()))).collect();
+    // Chumsky's spans are converted to only for an item the descent does
+    // not read: most files never need them.
+    let tokens = lexed.tokens;
     let mut errors = lexed.errors;
     let mut errs = Vec::new();
     let mut module = Module::default();
+    let simple: std::cell::OnceCell<Vec<(Token, SimpleSpan)>> = std::cell::OnceCell::new();
     let fast = items::item::<_, chumsky::error::EmptyErr>();
     let mut rich = None;
     for chunk in item_chunks(&tokens) {
@@ -86,7 +88,7 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
         let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
             continue;
         };
-        let span = Span::new(first.1.start, last.1.end);
+        let span = Span { start: first.1.start, end: last.1.end };
         if !items::starts_item(&first.0) && first.0 != Token::Punct("@") {
             errors.push(
                 SyntaxError::new("E0011", span, format!("unexpected {} at the top level", describe(&first.0)), "expected an item")
@@ -112,8 +114,11 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
                 continue;
             }
         }
-        let next_start = tokens.get(chunk.end).map(|t| t.1.start).unwrap_or(src.len());
-        let eoi = SimpleSpan::from(last.1.end..next_start.max(last.1.end));
+        let all = simple.get_or_init(|| tokens.iter().map(|(t, s)| (t.clone(), SimpleSpan::from(s.range()))).collect());
+        let slice = &all[chunk.clone()];
+        let next_start = tokens.get(chunk.end).map_or(src.len(), |t| t.1.start as usize);
+        let last_end = last.1.end as usize;
+        let eoi = SimpleSpan::from(last_end..next_start.max(last_end));
         let (item, e) = fast.parse(slice.split_token_span(eoi)).into_output_errors();
         let item = if e.is_empty() {
             item
@@ -225,7 +230,7 @@ const UNPAIRED_HELP: &str =
 
 /// The first delimiter of an item that does not pair: a closing one that
 /// closes nothing (or the wrong thing), else the innermost one never closed.
-fn unpaired_delimiter(tokens: &[(Token, SimpleSpan)]) -> Option<SyntaxError> {
+fn unpaired_delimiter(tokens: &[(Token, Span)]) -> Option<SyntaxError> {
     fn closer_of(t: &Token) -> Option<Token> {
         Some(match t {
             Token::Punct("(") => Token::Punct(")"),
@@ -237,7 +242,7 @@ fn unpaired_delimiter(tokens: &[(Token, SimpleSpan)]) -> Option<SyntaxError> {
         })
     }
     let closes = |t: &Token| matches!(t, Token::Punct(")" | "]" | "}") | Token::InterpClose | Token::StrEnd);
-    let mut open: Vec<(&Token, Token, SimpleSpan)> = Vec::new();
+    let mut open: Vec<(&Token, Token, Span)> = Vec::new();
     for (t, span) in tokens {
         if let Some(close) = closer_of(t) {
             open.push((t, close, *span));
@@ -249,18 +254,18 @@ fn unpaired_delimiter(tokens: &[(Token, SimpleSpan)]) -> Option<SyntaxError> {
                 Some((opener, _, at)) => {
                     let mut e = SyntaxError::new(
                         "E0010",
-                        Span::from(*span),
+                        *span,
                         format!("unexpected {}", describe(t)),
                         format!("this does not close the {}", describe(opener)),
                     )
                     .with_help(UNPAIRED_HELP);
-                    e.context = Some((Span::from(*at), "the one opened here".to_string()));
+                    e.context = Some((*at, "the one opened here".to_string()));
                     return Some(e);
                 }
                 None => {
                     return Some(SyntaxError::new(
                         "E0010",
-                        Span::from(*span),
+                        *span,
                         format!("unexpected {}", describe(t)),
                         "this closes nothing",
                     ))
@@ -270,14 +275,14 @@ fn unpaired_delimiter(tokens: &[(Token, SimpleSpan)]) -> Option<SyntaxError> {
     }
     let (opener, _, at) = open.last()?;
     Some(
-        SyntaxError::new("E0010", Span::from(*at), format!("unclosed {}", describe(opener)), "this is never closed")
+        SyntaxError::new("E0010", *at, format!("unclosed {}", describe(opener)), "this is never closed")
             .with_help(UNPAIRED_HELP),
     )
 }
 
 /// Cuts the token stream before every item keyword; a leading run of
 /// tokens that starts no item is a chunk of its own (reported as junk).
-fn item_chunks(tokens: &[(Token, SimpleSpan)]) -> Vec<std::ops::Range<usize>> {
+fn item_chunks(tokens: &[(Token, Span)]) -> Vec<std::ops::Range<usize>> {
     let mut chunks = Vec::new();
     let mut start = 0;
     for (i, (t, _)) in tokens.iter().enumerate() {

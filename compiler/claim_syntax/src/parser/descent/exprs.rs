@@ -55,7 +55,7 @@ impl Descent<'_> {
             let not = self.toks[self.pos].1;
             self.pos += 1;
             let operand = self.pratt(fields, PREFIX_NOT)?;
-            let span = Span::from(not).join(operand.span);
+            let span = not.join(operand.span);
             Expr { kind: ExprKind::Not(Box::new(operand)), span }
         } else {
             self.atom(fields)?
@@ -127,7 +127,7 @@ impl Descent<'_> {
     fn atom(&mut self, fields: bool) -> Option<Expr> {
         let start = self.pos;
         let (tok, span) = self.toks.get(self.pos)?;
-        let literal = |kind| Some(Expr { kind, span: (*span).into() });
+        let literal = |kind| Some(Expr { kind, span: *span });
         match tok {
             Token::Int(n) => {
                 self.pos += 1;
@@ -358,7 +358,7 @@ impl Descent<'_> {
         self.deeper()?;
         let start = self.pos;
         let (tok, span) = self.toks.get(self.pos)?;
-        let span: Span = (*span).into();
+        let span: Span = *span;
         let kind = match tok {
             Token::Int(n) => Some(PatternKind::Int(*n)),
             Token::Duration(n) => Some(PatternKind::Duration(*n)),

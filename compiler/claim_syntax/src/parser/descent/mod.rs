@@ -24,14 +24,13 @@ use crate::ast::{
 };
 use crate::span::Span;
 use crate::token::{Keyword, Token};
-use chumsky::span::SimpleSpan;
 
 /// Deeper than this, the descent gives up and chumsky (which the run's
 /// large stack and the nesting limit are sized for) parses the item.
 const MAX_DEPTH: u32 = 200;
 
 /// Parses one whole item, or gives up.
-pub(crate) fn item(tokens: &[(Token, SimpleSpan)]) -> Option<Item> {
+pub(crate) fn item(tokens: &[(Token, Span)]) -> Option<Item> {
     let mut p = Descent { toks: tokens, pos: 0, depth: 0 };
     let kind = p.item_kind()?;
     if p.pos != tokens.len() {
@@ -41,7 +40,7 @@ pub(crate) fn item(tokens: &[(Token, SimpleSpan)]) -> Option<Item> {
 }
 
 struct Descent<'a> {
-    toks: &'a [(Token, SimpleSpan)],
+    toks: &'a [(Token, Span)],
     pos: usize,
     depth: u32,
 }
@@ -80,13 +79,13 @@ impl Descent<'_> {
     fn span_from(&self, start: usize) -> Span {
         let first = self.toks.get(start).map_or(0, |t| t.1.start);
         let last = self.pos.checked_sub(1).and_then(|i| self.toks.get(i)).map_or(first, |t| t.1.end);
-        Span::new(first, last)
+        Span { start: first, end: last }
     }
 
     fn ident(&mut self) -> Option<Ident> {
         let (Token::Ident(name), span) = self.toks.get(self.pos)? else { return None };
         self.pos += 1;
-        Some(Ident { name: name.clone(), span: (*span).into() })
+        Some(Ident { name: name.clone(), span: *span })
     }
 
     fn deeper(&mut self) -> Option<()> {
