@@ -4,6 +4,8 @@
 //!
 //!   claim_bench sha256 [--mib 1024] [--rounds 5]     file_sha256 vs `openssl dgst -sha256`
 //!   claim_bench git-tree [--files 50000] [--rounds 5] git_tree vs `git add -A && git write-tree`
+//!   claim_bench read-floor DIR [--jobs 2]           every file under DIR read once, nothing else
+//!   claim_bench parse DIR                            the parser alone over every `.claim` file under DIR
 //!   claim_bench corpus --modules N [--seed 1] [--out DIR]  the generated corpus (claim/, rego/, pytest/)
 
 use std::path::{Path, PathBuf};
@@ -185,6 +187,32 @@ fn bench_recheck(modules: usize, rounds: u64) {
     std::mem::forget(db);
 }
 
+/// Every regular file below `dir`.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let Ok(t) = e.file_type() else { continue };
+        if t.is_dir() {
+            walk(&e.path(), out);
+        } else if t.is_file() {
+            out.push(e.path());
+        }
+    }
+}
+
+/// Reads `files` on `jobs` threads, each taking every `jobs`-th; the bytes read.
+fn read_all(files: &[PathBuf], jobs: usize) -> usize {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|j| {
+                s.spawn(move || {
+                    files.iter().skip(j).step_by(jobs).map(|f| std::fs::read(f).map_or(0, |b| b.len())).sum::<usize>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+    })
+}
+
 /// Writes the generated corpus (Claim, Rego and pytest) under `out`.
 fn write_corpus(out: &Path, modules: usize, seed: u64) {
     let _ = std::fs::remove_dir_all(out);
@@ -219,6 +247,24 @@ fn main() {
             }
             let m = median(times);
             println!("parse {} files, {bytes} bytes: median {:.3} s ({:.1} MB/s)", texts.len(), m.as_secs_f64(), bytes as f64 / 1e6 / m.as_secs_f64());
+        }
+        Some("read-floor") => {
+            // Every file under a folder read once, on `--jobs` threads with
+            // nothing else done: the least time any tool that reads the
+            // files it checks can take on this machine.
+            let root = PathBuf::from(args.get(2).map_or(".", String::as_str));
+            let mut files = Vec::new();
+            walk(&root, &mut files);
+            let jobs = arg(&args, "--jobs", 2).max(1) as usize;
+            let mut times = Vec::new();
+            let mut bytes = 0;
+            for _ in 0..rounds {
+                let (d, n) = time(|| read_all(&files, jobs));
+                times.push(d);
+                bytes = n;
+            }
+            let m = median(times);
+            println!("read {} files, {bytes} bytes, on {jobs} threads: median {:.3} s", files.len(), m.as_secs_f64());
         }
         Some("recheck") => bench_recheck(arg(&args, "--modules", 1000) as usize, rounds),
         Some("corpus") => {
