@@ -3,7 +3,7 @@
 //! an extra field; at the object, for a missing one) with its JSONPath, and
 //! one file reports all of its errors, not just the first.
 
-use crate::value::{parse_hex, Origin, RecordVal, Value, VariantVal, V};
+use crate::value::{Origin, RecordVal, Value, VariantVal, V};
 use crate::world::Types;
 use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{FieldDef, Ty, TypeDef};
@@ -339,8 +339,8 @@ impl Decoder<'_> {
             (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
                 let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
                 let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
-                match parse_hex(body, kind.hex_len() / 2) {
-                    Some(bytes) => Some(V::Digest(kind, bytes.into())),
+                match crate::value::parse_digest_bytes(body, kind.hex_len() / 2) {
+                    Some(bytes) => Some(V::Digest(kind, bytes)),
                     None => {
                         let why = if body.chars().any(|c| c.is_ascii_uppercase()) {
                             "has uppercase hex digits".to_string()

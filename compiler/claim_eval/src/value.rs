@@ -167,10 +167,38 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Parses exactly `len` bytes of lowercase hex.
 pub fn parse_hex(s: &str, len: usize) -> Option<Vec<u8>> {
-    if s.len() != len * 2 || !s.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c)) {
+    let mut out = vec![0u8; len];
+    hex_into(s, &mut out)?;
+    Some(out)
+}
+
+/// Lowercase hex of exactly `out.len()` bytes into `out`. A receipt holds
+/// several digests and a run reads tens of thousands of receipts: decoded
+/// a nibble at a time, not through `from_str_radix` per byte.
+pub fn hex_into(s: &str, out: &mut [u8]) -> Option<()> {
+    fn nibble(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        }
+    }
+    let b = s.as_bytes();
+    if b.len() != out.len() * 2 {
         return None;
     }
-    (0..len).map(|i| u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()).collect()
+    for (o, pair) in out.iter_mut().zip(b.chunks_exact(2)) {
+        *o = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+    }
+    Some(())
+}
+
+/// A digest's bytes from its lowercase hex, in one allocation (SHA-256 or
+/// shorter; `None` for anything else).
+pub fn parse_digest_bytes(s: &str, len: usize) -> Option<Arc<[u8]>> {
+    let mut buf = [0u8; 32];
+    hex_into(s, buf.get_mut(..len)?)?;
+    Some(Arc::from(&buf[..len]))
 }
 
 #[cfg(test)]
