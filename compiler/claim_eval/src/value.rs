@@ -210,3 +210,23 @@ mod size_tests {
         assert_eq!(std::mem::size_of::<super::Value>(), 40);
     }
 }
+
+#[cfg(test)]
+mod hex_tests {
+    use super::{hex, parse_digest_bytes, parse_hex};
+
+    #[test]
+    fn lowercase_hex_of_the_exact_length_and_nothing_else() {
+        let bytes: Vec<u8> = (0..32u8).map(|i| i.wrapping_mul(37)).collect();
+        let text = hex(&bytes);
+        assert_eq!(parse_hex(&text, 32), Some(bytes.clone()));
+        assert_eq!(parse_digest_bytes(&text, 32).as_deref(), Some(&bytes[..]));
+        assert_eq!(parse_digest_bytes(&text[..40], 20).as_deref(), Some(&bytes[..20]));
+        assert_eq!(parse_hex(&text.to_uppercase(), 32), None, "uppercase is refused");
+        assert_eq!(parse_hex(&text[..62], 32), None, "too short");
+        assert_eq!(parse_hex(&format!("{text}00"), 32), None, "too long");
+        assert_eq!(parse_hex(&text.replacen('0', "g", 1), 32), None, "not a hex digit");
+        assert_eq!(parse_digest_bytes(&format!("{text}{text}"), 64), None, "longer than a digest");
+        assert_eq!(parse_hex("é0", 1), None, "a multi-byte character");
+    }
+}
