@@ -42,6 +42,47 @@ where
     });
 }
 
+/// `f` of every item, on `jobs` threads (this one included), in the
+/// items' order.
+pub fn map<T, R, F>(items: &[T], jobs: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync,
+{
+    let jobs = jobs.min(items.len());
+    if jobs <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = items.get(i) else { break };
+            done.push((i, f(item)));
+        }
+        done
+    };
+    let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
+        let others: Vec<_> = (1..jobs)
+            .filter_map(|_| std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, work).ok())
+            .collect();
+        let mut all = work();
+        for h in others {
+            // A worker that panicked re-raises here: the run's panic
+            // handler reports it (exit 101), never a partial list.
+            match h.join() {
+                Ok(done) => all.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
 /// Starts a scoped worker with the stack the main thread has
 /// (`STACK_BYTES`): parsing, checking and evaluating recurse as deep as the
 /// input nests, and a worker with the default 2 MiB overflowed (and
@@ -53,4 +94,17 @@ where
     F: FnOnce() + Send + 'scope,
 {
     let _ = std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, f);
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn map_keeps_the_items_order_on_any_number_of_threads() {
+        let items: Vec<u64> = (0..1000).collect();
+        let want: Vec<u64> = items.iter().map(|x| x * x).collect();
+        for jobs in [0, 1, 2, 3, 8] {
+            assert_eq!(super::map(&items, jobs, |x| x * x), want, "{jobs} jobs");
+        }
+        assert!(super::map(&[] as &[u64], 2, |x| *x).is_empty());
+    }
 }

@@ -162,6 +162,8 @@ pub fn load<D: claim_sema::Db + Clone + Send>(db: &D, sources: &mut Sources, pro
 /// What loading has found so far.
 #[derive(Default)]
 struct Found {
+    /// The working folder, asked once: files are named relative to it.
+    cwd: Option<PathBuf>,
     dirs: HashMap<FileId, PathBuf>,
     errors: Vec<Diagnostic>,
     unreadable: BTreeMap<String, String>,
@@ -177,7 +179,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     jobs: usize,
 ) -> Loaded {
     let mut modules: BTreeMap<String, SourceFile> = BTreeMap::new();
-    let mut found = Found::default();
+    let mut found = Found { cwd: std::env::current_dir().ok(), ..Found::default() };
     if project.entries.len() > limits.max_files {
         found.errors.push(
             Diagnostic::error(
@@ -199,17 +201,31 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     // then finds them parsed, and reads and parses the rest.
     let mut tried: std::collections::HashSet<String> = Default::default();
     let mut read: HashMap<String, SourceFile> = HashMap::new();
-    for (module, path) in entries.iter().zip(&project.entries) {
-        if tried.insert(module.clone()) {
-            if let Some((text, fid)) = read_module(sources, project, limits, module, Some(path.clone()), &mut found) {
-                read.insert(module.clone(), SourceFile::new(db, module.clone(), text, fid));
-            }
+    let firsts: Vec<(&String, &PathBuf)> = entries.iter().zip(&project.entries).filter(|(m, _)| tried.insert((*m).clone())).collect();
+    // Read on `jobs` threads, recorded in the entries' order (which fixes
+    // the files' ids).
+    let cwd = found.cwd.clone();
+    let fetched = crate::par::map(&firsts, jobs, |(module, path)| {
+        (!module.starts_with("std.") && module.as_str() != "std").then(|| fetch(path, limits, cwd.as_deref()))
+    });
+    for ((module, path), fetched) in firsts.into_iter().zip(fetched) {
+        if let Some((text, fid)) =
+            read_module(sources, project, limits, module, Some(path.clone()), fetched, &mut found)
+        {
+            read.insert(module.clone(), SourceFile::new(db, module.clone(), text, fid));
         }
     }
     let files: Vec<SourceFile> = read.values().copied().collect();
+    // Parsed on `jobs` threads, each tree measured for the nesting limit
+    // there too.
+    let depths: std::sync::Mutex<HashMap<SourceFile, (usize, Span)>> = Default::default();
     crate::par::warm(db, &files, jobs, |db, file| {
-        claim_sema::parse(db, *file);
+        let depth = claim_syntax::depth::max_depth(&claim_sema::parse(db, *file).module);
+        if let Ok(mut d) = depths.lock() {
+            d.insert(*file, depth);
+        }
     });
+    let mut depths = depths.into_inner().unwrap_or_default();
     let mut queue: Vec<String> = entries.clone();
     queue.reverse();
     while let Some(module) = queue.pop() {
@@ -219,13 +235,15 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
         let file = match read.remove(&module) {
             Some(file) => file,
             None if !tried.insert(module.clone()) => continue,
-            None => match read_module(sources, project, limits, &module, None, &mut found) {
+            None => match read_module(sources, project, limits, &module, None, None, &mut found) {
                 Some((text, fid)) => SourceFile::new(db, module.clone(), text, fid),
                 None => continue,
             },
         };
         let fid = file.file_id(db);
-        let (depth, at) = claim_syntax::depth::max_depth(&claim_sema::parse(db, file).module);
+        let (depth, at) = depths
+            .remove(&file)
+            .unwrap_or_else(|| claim_syntax::depth::max_depth(&claim_sema::parse(db, file).module));
         if depth > limits.max_nesting {
             found.errors.push(
                 Diagnostic::error("E0012", format!("nesting deeper than the limit of {} levels", limits.max_nesting))
@@ -244,16 +262,54 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     Loaded { program, entries, dirs: found.dirs, errors: found.errors }
 }
 
+/// What reading a module's file found, before anything is recorded: the
+/// entries are read on several threads, and recorded in order.
+enum Fetched {
+    /// No such file (reported at the `use` by the checker, which knows
+    /// where it is).
+    Missing,
+    Unreadable(String),
+    TooLarge(u64),
+    Bytes(Vec<u8>),
+}
+
+/// Reads a module's file, refusing what is no file or over the limit.
+fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>) -> Fetched {
+    let meta = match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Fetched::Missing,
+        Err(e) => return Fetched::Unreadable(format!("`{}`: {e}", display_name_in(path, cwd))),
+        Ok(m) => m,
+    };
+    if !meta.is_file() {
+        return Fetched::Unreadable(format!("`{}` is not a file", display_name_in(path, cwd)));
+    }
+    if meta.len() > limits.max_source_bytes {
+        return Fetched::TooLarge(meta.len());
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => Fetched::Bytes(bytes),
+        Err(e) => Fetched::Unreadable(format!("`{}`: {e}", display_name_in(path, cwd))),
+    }
+}
+
+/// Where a module's file is: an entry's own path, else where its module
+/// path says.
+fn module_path(project: &Project, module: &str, path: Option<PathBuf>) -> PathBuf {
+    path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))))
+}
+
 /// Reads one module's text: from the standard library, from the path of
-/// an entry, or from where its module path says. `None` where there is
-/// nothing to load: a missing file (reported at the `use`), an unreadable
-/// or over-large one, or one that is not UTF-8 (reported here).
+/// an entry, or from where its module path says (`fetched`, when it was
+/// read already). `None` where there is nothing to load: a missing file
+/// (reported at the `use`), an unreadable or over-large one, or one that
+/// is not UTF-8 (reported here).
 fn read_module(
     sources: &mut Sources,
     project: &Project,
     limits: &Limits,
     module: &str,
     path: Option<PathBuf>,
+    fetched: Option<Fetched>,
     found: &mut Found,
 ) -> Option<(Arc<str>, FileId)> {
     if module.starts_with("std.") || module == "std" {
@@ -262,60 +318,45 @@ fn read_module(
             sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src.clone());
         return Some((src, fid));
     }
-    let path = path.unwrap_or_else(|| project.root.join(format!("{}.claim", module.replace('.', "/"))));
-    let meta = match std::fs::metadata(&path) {
-        // Reported at the `use` by the checker, which knows where it is.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => {
-            found.unreadable.insert(module.to_string(), format!("`{}`: {e}", display_name(&path)));
-            return None;
+    let path = module_path(project, module, path);
+    let cwd = found.cwd.clone();
+    let name = || display_name_in(&path, cwd.as_deref());
+    match fetched.unwrap_or_else(|| fetch(&path, limits, cwd.as_deref())) {
+        Fetched::Missing => None,
+        Fetched::Unreadable(why) => {
+            found.unreadable.insert(module.to_string(), why);
+            None
         }
-        Ok(m) => m,
-    };
-    if !meta.is_file() {
-        found.unreadable.insert(module.to_string(), format!("`{}` is not a file", display_name(&path)));
-        return None;
-    }
-    if meta.len() > limits.max_source_bytes {
-        found.errors.push(
-            Diagnostic::error(
-                "E0013",
-                format!(
-                    "`{}` is {} bytes, larger than the limit of {}",
-                    display_name(&path),
-                    meta.len(),
-                    limits.max_source_bytes
-                ),
-            )
-            .with_help("raise the limit with `--max-source-bytes`, or split the module"),
-        );
-        return None;
-    }
-    match std::fs::read(&path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
+        Fetched::TooLarge(len) => {
+            found.errors.push(
+                Diagnostic::error(
+                    "E0013",
+                    format!("`{}` is {len} bytes, larger than the limit of {}", name(), limits.max_source_bytes),
+                )
+                .with_help("raise the limit with `--max-source-bytes`, or split the module"),
+            );
+            None
+        }
+        Fetched::Bytes(bytes) => match String::from_utf8(bytes) {
             Ok(text) => {
                 // One copy, shared by the compiler and the diagnostics.
                 let text: Arc<str> = text.into();
-                let fid = sources.add(display_name(&path), text.clone());
+                let fid = sources.add(name(), text.clone());
                 found.dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
                 Some((text, fid))
             }
             Err(e) => {
                 let offset = e.utf8_error().valid_up_to();
                 let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let fid = sources.add(display_name(&path), lossy.as_str());
+                let fid = sources.add(name(), lossy.as_str());
                 let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
                 found.errors.push(
-                    Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", display_name(&path)))
+                    Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", name()))
                         .at(fid, Span::new(offset, end), format!("invalid byte at offset {offset}"))
                         .with_help("Claim source must be UTF-8 text"),
                 );
                 None
             }
         },
-        Err(e) => {
-            found.unreadable.insert(module.to_string(), format!("`{}`: {e}", display_name(&path)));
-            None
-        }
     }
 }
