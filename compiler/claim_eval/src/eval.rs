@@ -12,6 +12,9 @@ use claim_sema::Compiled;
 use claim_syntax::ast::BinOp;
 use claim_syntax::{FileId, Loc, Span};
 use std::collections::HashMap;
+
+/// Fact values by name, as an evaluator is given them.
+pub type FactValues = rustc_hash::FxHashMap<GlobalName, Value>;
 use std::sync::{Arc, Mutex};
 
 /// One line of an `--explain` trace.
@@ -89,7 +92,7 @@ pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     pub world: &'p W,
     /// Facts evaluated before this evaluator was made: read without a lock
     /// (witnesses on several threads read them constantly).
-    known: rustc_hash::FxHashMap<GlobalName, Value>,
+    known: FactValues,
     fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
     /// Diagnostics of facts that failed, in the order they failed.
     fact_errors: Mutex<Vec<Diagnostic>>,
@@ -159,9 +162,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
 
     /// An evaluator that knows these fact values already (evaluated
     /// elsewhere, e.g. by the `fact_value` queries).
-    pub fn with_facts(compiled: &'p Compiled, world: &'p W, known: HashMap<GlobalName, Value>) -> Evaluator<'p, W> {
+    pub fn with_facts(compiled: &'p Compiled, world: &'p W, known: FactValues) -> Evaluator<'p, W> {
         let mut ev = Evaluator::new(compiled, world);
-        ev.known = known.into_iter().collect();
+        // Taken as it is: a large run knows tens of thousands of facts.
+        ev.known = known;
         ev
     }
 

@@ -12,7 +12,7 @@ use claim_diagnostics::Diagnostic;
 use claim_sema::hir::{self, ExprKind as H, WorldFn};
 use claim_sema::ty::{GlobalName, Ty};
 use claim_sema::{compile, Compiled, Program};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// What one world read gave: a value, or the diagnostics of its failure.
@@ -168,7 +168,7 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
             format!("internal error: no fact `{}`", name.name),
         )])));
     };
-    let mut known = HashMap::new();
+    let mut known = crate::eval::FactValues::default();
     for dep in fact_dependencies(compiled, fact) {
         match &*fact_value(db, program, FactKey::new(db, dep.clone())).0 {
             Ok(v) => {
@@ -188,9 +188,10 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
 /// Every fact of the program, through the queries: the values of those that
 /// evaluated, and the diagnostics of those that failed (each reported once,
 /// by the fact that failed).
-pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> (HashMap<GlobalName, Value>, Vec<Diagnostic>) {
+pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> (crate::eval::FactValues, Vec<Diagnostic>) {
     let compiled = compile(db, program);
-    let mut values = HashMap::new();
+    let mut values = crate::eval::FactValues::default();
+    values.reserve(compiled.modules.values().map(|m| m.facts.len()).sum());
     let mut diags = Vec::new();
     for m in compiled.modules.values() {
         for f in &m.facts {
