@@ -295,6 +295,11 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             }
             H::World(w, args) => self.world_call(*w, args, &e.ty, frame, cx, loc)?,
             H::Field(x, i, _) => {
+                // A field of a local or a fact is copied out where it is,
+                // without copying the record first.
+                if let Some(v) = self.place(e, frame) {
+                    return Ok(v.clone());
+                }
                 let v = self.eval(x, frame, cx)?;
                 match &v.kind {
                     V::Record(r) => r.fields.get(*i as usize).cloned().ok_or_else(|| internal("field index"))?,
@@ -486,6 +491,22 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         values.into_iter().map(|v| v.ok_or_else(|| internal("missing field"))).collect()
     }
 
+    /// Where an expression's value already is, if it is a place: a local,
+    /// a fact already known, or a field of one. Reading a place has no
+    /// effect and cannot refuse, so it may be read instead of evaluated.
+    fn place<'f>(&'f self, e: &hir::Expr, frame: &'f Frame) -> Option<&'f Value> {
+        match &e.kind {
+            H::Local(slot, _) => frame.slots.get(*slot as usize),
+            H::Fact(name) => self.known.get(name),
+            H::Field(x, i, _) => match &self.place(x, frame)?.kind {
+                V::Record(r) => r.fields.get(*i as usize),
+                _ => None,
+            },
+            H::Wrap(x) => self.place(x, frame),
+            _ => None,
+        }
+    }
+
     pub fn eval_bool(&self, e: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<bool> {
         self.eval(e, frame, cx)?.as_bool().ok_or_else(|| internal("expected a Bool"))
     }
@@ -506,11 +527,27 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             BinOp::Or => return Ok(Value::bool(self.eval_bool(l, frame, cx)? || self.eval_bool(r, frame, cx)?)),
             _ => {}
         }
+        if op.is_comparison() {
+            // Operands that are places (locals, facts, their fields) are
+            // compared where they are: most `holds` compare a receipt's
+            // field with a value, and copying records to compare one field
+            // was a fifth of a witness's time. A place has no effect and
+            // cannot refuse, and `let` never reuses a slot, so reading the
+            // left one after the right operand ran reads the same value.
+            let lv = if self.place(l, frame).is_some() { None } else { Some(self.eval(l, frame, cx)?) };
+            let rv = if self.place(r, frame).is_some() { None } else { Some(self.eval(r, frame, cx)?) };
+            let a = match &lv {
+                Some(v) => v,
+                None => self.place(l, frame).ok_or_else(|| internal("place"))?,
+            };
+            let b = match &rv {
+                Some(v) => v,
+                None => self.place(r, frame).ok_or_else(|| internal("place"))?,
+            };
+            return compare(op, kind, a, b).map(Value::bool).ok_or_else(|| internal("comparison"));
+        }
         let lv = self.eval(l, frame, cx)?;
         let rv = self.eval(r, frame, cx)?;
-        if op.is_comparison() {
-            return compare(op, kind, &lv, &rv).map(Value::bool).ok_or_else(|| internal("comparison"));
-        }
         if op == BinOp::Concat {
             let len = match (&lv.kind, &rv.kind) {
                 (V::Text(a), V::Text(b)) => a.len() + b.len(),

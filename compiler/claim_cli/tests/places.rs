@@ -1,0 +1,76 @@
+//! Comparisons read their operands where they are when they are places
+//! (locals, facts, fields of them) instead of copying them: the answers,
+//! the order in which operands refuse, and the failure report must be
+//! what evaluating both operands gives.
+
+mod common;
+
+const MAIN: &str = r#"record Inner { n: Int, tag: Text }
+record Outer { inner: Inner, xs: List<Int> }
+refusal Tooth "a refusal on the way"
+
+fact o: Outer = Outer { inner: Inner { n: 3, tag: "t" }, xs: [1, 2, 3] }
+fact p: Outer = Outer { inner: Inner { n: 4, tag: "t" }, xs: [1, 2] }
+
+fn boom(x: Int) -> Int {
+  require x > 100 else refuse Tooth "{x} is small";
+  x
+}
+
+fn shadow(o: Outer) -> Bool {
+  let a = o.inner;
+  let b = o.inner.n;
+  a.n == b and [a.n for a in [p.inner, o.inner]] == [4, 3] and a.n == 3
+}
+
+witness places_compare_in_place {
+  let q = o
+  holds q.inner.n == 3
+  holds 3 == q.inner.n
+  holds q.inner.tag == p.inner.tag
+  holds o.inner != p.inner
+  holds o.inner.n < p.inner.n
+  holds p.inner.n >= o.inner.n
+  holds q == o
+  holds len(o.xs) == 3
+  holds shadow(o)
+}
+
+witness the_left_operand_refuses_first {
+  refuses boom(o.inner.n) == boom(p.inner.n) with Tooth
+}
+
+witness a_place_on_the_left_still_sees_the_right_refuse {
+  refuses o.inner.n == boom(1) with Tooth
+}
+
+witness a_false_comparison_of_places_fails {
+  holds o.inner.n == p.inner.n
+}
+
+witness the_left_refusal_is_the_one_reported {
+  holds boom(o.inner.n) == boom(p.inner.n)
+}
+"#;
+
+#[test]
+fn comparisons_of_places_answer_as_evaluated_operands_do() {
+    let dir = std::env::temp_dir().join(format!("claim-places-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("main.claim"), MAIN).expect("write");
+    let (code, out) = common::batch_in(&dir);
+    assert_eq!(code, 1, "{out}");
+    for pass in
+        ["places_compare_in_place", "the_left_operand_refuses_first", "a_place_on_the_left_still_sees_the_right_refuse"]
+    {
+        assert!(out.contains(&format!("PASS {pass}")), "{pass}: {out}");
+    }
+    assert!(out.contains("FAIL a_false_comparison_of_places_fails"), "{out}");
+    assert!(out.contains("left: 3") && out.contains("right: 4"), "{out}");
+    // The left operand runs first: its refusal is the one reported.
+    assert!(out.contains("FAIL the_left_refusal_is_the_one_reported"), "{out}");
+    assert!(out.contains("3 is small") && !out.contains("4 is small"), "{out}");
+    assert!(out.contains("3/5 PASS, 2 FAIL"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
