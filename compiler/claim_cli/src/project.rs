@@ -201,7 +201,8 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     // then finds them parsed, and reads and parses the rest.
     let mut tried: std::collections::HashSet<String> = Default::default();
     let mut read: HashMap<String, SourceFile> = HashMap::new();
-    let firsts: Vec<(&String, &PathBuf)> = entries.iter().zip(&project.entries).filter(|(m, _)| tried.insert((*m).clone())).collect();
+    let firsts: Vec<(&String, &PathBuf)> =
+        entries.iter().zip(&project.entries).filter(|(m, _)| tried.insert((*m).clone())).collect();
     // Read on `jobs` threads, recorded in the entries' order (which fixes
     // the files' ids).
     let cwd = found.cwd.clone();
@@ -241,9 +242,8 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
             },
         };
         let fid = file.file_id(db);
-        let (depth, at) = depths
-            .remove(&file)
-            .unwrap_or_else(|| claim_syntax::depth::max_depth(&claim_sema::parse(db, file).module));
+        let (depth, at) =
+            depths.remove(&file).unwrap_or_else(|| claim_syntax::depth::max_depth(&claim_sema::parse(db, file).module));
         if depth > limits.max_nesting {
             found.errors.push(
                 Diagnostic::error("E0012", format!("nesting deeper than the limit of {} levels", limits.max_nesting))
