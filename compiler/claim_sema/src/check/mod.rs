@@ -42,6 +42,11 @@ pub(crate) struct Checker<'a> {
     refused: std::collections::BTreeSet<Arc<str>>,
     /// One shared copy of each name the module's expressions call or read.
     names: rustc_hash::FxHashMap<GlobalName, Arc<GlobalName>>,
+    /// The signatures of the other modules this one has looked names up
+    /// in: every call and type names one, and asking salsa again each
+    /// time (a program lookup and an interned query key) was a fifth of
+    /// checking. Asked once, the dependency is recorded all the same.
+    other_sigs: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Option<&'a ModuleSigs>>>,
 }
 
 pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
@@ -62,6 +67,7 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         edges: Vec::new(),
         refused: Default::default(),
         names: Default::default(),
+        other_sigs: Default::default(),
     };
     let mut out = hir::Module::default();
     for item in &parsed.module.items {
@@ -234,8 +240,12 @@ impl<'a> Checker<'a> {
         if module == &*self.module {
             return Some(self.sigs);
         }
-        let file = self.module_file(module)?;
-        Some(module_sigs(self.db, self.program, file))
+        if let Some(sigs) = self.other_sigs.borrow().get(module) {
+            return *sigs;
+        }
+        let sigs = self.module_file(module).map(|file| module_sigs(self.db, self.program, file));
+        self.other_sigs.borrow_mut().insert(module.into(), sigs);
+        sigs
     }
 
     fn type_info(&self, name: &GlobalName) -> Option<&'a TypeInfo> {
