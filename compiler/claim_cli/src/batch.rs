@@ -366,8 +366,6 @@ fn run_timed<'p>(
         }
         clock.phase("facts");
         fact_errors.extend(errors);
-        // Lints that need the facts' values (W0006).
-        late.extend(claim_eval::evidence_lint::unmentioned_bindings(values.values()));
         evaluators.push(
             Evaluator::with_facts(compiled, &NoWorld, values)
                 .with_max_len(opts.limits.max_value_len)
@@ -377,45 +375,47 @@ fn run_timed<'p>(
     if !fact_errors.is_empty() {
         return stopped(opts, &fact_errors, &sources_now(), "could not evaluate the facts");
     }
-    // By file name, not id: JSON files get their ids in the order facts
-    // read them, which threads decide.
-    {
-        let sources = sources_now();
-        late.sort_by_cached_key(|d| {
-            let at =
-                d.primary.as_ref().map(|l| (sources.name(l.loc.file).to_string(), l.loc.span.start, l.loc.span.end));
-            (at, d.code)
-        });
-    }
-    if opts.deny_warnings && !late.is_empty() {
-        for d in &mut late {
-            d.severity = claim_diagnostics::Severity::Error;
-            d.notes.push("this warning is an error because of `--deny-warnings`".to_string());
+    // Lints that need the facts' values (W0006). Where warnings are denied
+    // they decide whether witnesses run at all, so they come first;
+    // otherwise they run beside the witnesses (they only read the values).
+    let lint = || -> Vec<Diagnostic> {
+        evaluators.iter().flat_map(|ev| claim_eval::evidence_lint::unmentioned_bindings(ev.known_values())).collect()
+    };
+    if opts.deny_warnings {
+        late = sorted_late(lint(), &sources_now());
+        if !late.is_empty() {
+            for d in &mut late {
+                d.severity = claim_diagnostics::Severity::Error;
+                d.notes.push("this warning is an error because of `--deny-warnings`".to_string());
+            }
+            return stopped(opts, &late, &sources_now(), "warnings are denied");
         }
-        return stopped(opts, &late, &sources_now(), "warnings are denied");
     }
-    warnings.push_str(&render_all(&late, &sources_now(), opts.color));
-    diags.extend(late);
 
     let mut reports: Vec<WitnessReport> = Vec::new();
     // Where each project's witnesses start, with its root, for the headers.
     let mut groups: Vec<(usize, String)> = Vec::new();
     let mut frontiers: Vec<FrontierReport> = Vec::new();
-    for ((p, l, compiled), ev) in loaded.iter().zip(&evaluators) {
-        let witnesses: Vec<&hir::Witness> = l
-            .entries
-            .iter()
-            .filter_map(|m| compiled.modules.get(m))
-            .flat_map(|m| m.witnesses.iter())
-            .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
-            .filter(|w| opts.shard.is_none_or(|(k, n)| in_shard(&w.name, k, n)))
-            .collect();
-        groups.push((reports.len(), crate::project::display_name(&p.root)));
-        reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness));
-        for m in compiled.modules.values() {
-            frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
+    std::thread::scope(|s| {
+        // With one job, one thread: the lint runs after the witnesses.
+        let beside = if opts.deny_warnings || opts.jobs <= 1 {
+            None
+        } else {
+            std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, lint).ok()
+        };
+        run_witnesses(opts, &loaded, &evaluators, &mut reports, &mut groups, &mut frontiers);
+        if !opts.deny_warnings {
+            // A lint that panicked panics here: the run's handler reports
+            // it (exit 101), never a run without its warnings.
+            let found = match beside {
+                Some(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                None => lint(),
+            };
+            late = sorted_late(found, &sources_now());
         }
-    }
+    });
+    warnings.push_str(&render_all(&late, &sources_now(), opts.color));
+    diags.extend(late);
     clock.phase("witnesses");
     let sources = sources_now();
     if opts.format != Format::Human {
@@ -445,6 +445,43 @@ fn run_timed<'p>(
     }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
     report(&reports, &groups, &frontiers, &sources, opts, warnings)
+}
+
+/// Runs each project's witnesses (filtered and sharded as asked) and checks
+/// its frontiers, in order.
+fn run_witnesses(
+    opts: &BatchOptions,
+    loaded: &[(&crate::project::Project, &crate::project::Loaded, &claim_sema::Compiled)],
+    evaluators: &[Evaluator<'_, NoWorld>],
+    reports: &mut Vec<WitnessReport>,
+    groups: &mut Vec<(usize, String)>,
+    frontiers: &mut Vec<FrontierReport>,
+) {
+    for ((p, l, compiled), ev) in loaded.iter().zip(evaluators) {
+        let witnesses: Vec<&hir::Witness> = l
+            .entries
+            .iter()
+            .filter_map(|m| compiled.modules.get(m))
+            .flat_map(|m| m.witnesses.iter())
+            .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
+            .filter(|w| opts.shard.is_none_or(|(k, n)| in_shard(&w.name, k, n)))
+            .collect();
+        groups.push((reports.len(), crate::project::display_name(&p.root)));
+        reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness));
+        for m in compiled.modules.values() {
+            frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
+        }
+    }
+}
+
+/// Late warnings in a stable order: by file name, not id (JSON files get
+/// their ids in the order facts read them, which threads decide).
+fn sorted_late(mut late: Vec<Diagnostic>, sources: &Sources) -> Vec<Diagnostic> {
+    late.sort_by_cached_key(|d| {
+        let at = d.primary.as_ref().map(|l| (sources.name(l.loc.file).to_string(), l.loc.span.start, l.loc.span.end));
+        (at, d.code)
+    });
+    late
 }
 
 /// The modules of a program that some module `use`s (read from the syntax

@@ -169,6 +169,11 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         ev
     }
 
+    /// The values of the facts it was given, for lints that read them.
+    pub fn known_values(&self) -> impl Iterator<Item = &Value> + Clone {
+        self.known.values()
+    }
+
     /// Evaluates one fact: its value, or the diagnostics of its failure
     /// (empty where a fact it depends on failed and reported already).
     pub fn fact_result(&self, name: &GlobalName) -> Result<Value, Vec<Diagnostic>> {
