@@ -25,8 +25,10 @@ pub struct Lexed {
 pub fn lex(src: &str) -> Lexed {
     // Sized for the usual density (a token per four to five bytes of
     // code): growing the list as it went copied it a dozen times, a
-    // fourteenth of the parse. The list lives only as long as the parse.
-    let tokens = Vec::with_capacity(src.len() / 4 + 8);
+    // fourteenth of the parse. The list lives only as long as the parse;
+    // past a million tokens (a file of megabytes, perhaps all comment) it
+    // grows as it needs instead of reserving for a density it may not have.
+    let tokens = Vec::with_capacity((src.len() / 4 + 8).min(1 << 20));
     let mut lx = Lexer { src, pos: 0, out: Lexed { tokens, ..Lexed::default() } };
     lx.code(false);
     lx.out
