@@ -242,8 +242,14 @@ impl FsWorld {
                 .at_loc(call.call, format!("{} bytes; the limit is {}", meta.len(), self.max_load_bytes))
                 .with_help("raise the limit with `--max-load-bytes`")]);
         }
-        let bytes = read_sized(&mut file, meta.len())
+        let bytes = read_sized(&mut file, meta.len(), self.max_load_bytes)
             .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
+        if bytes.len() as u64 > self.max_load_bytes {
+            // It grew past the limit after its size was asked.
+            return Err(vec![Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
+                .at_loc(call.call, format!("more than {} bytes; the limit is {}", bytes.len() - 1, self.max_load_bytes))
+                .with_help("raise the limit with `--max-load-bytes`")]);
+        }
         // Validated once; the lossy copy (for showing the file) only where
         // it is not UTF-8.
         let (text, invalid_at): (Arc<str>, Option<usize>) = match String::from_utf8(bytes) {
@@ -383,20 +389,23 @@ pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     if !meta.is_file() {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file"));
     }
-    read_sized(&mut file, meta.len())
+    read_sized(&mut file, meta.len(), u64::MAX)
 }
 
 /// The whole of an open file whose size is known from its metadata, in
 /// two reads (the bytes, then the end). `read_to_end` asks the file for
 /// its size and position again first: two more system calls per file,
 /// about a fifth of the time a run spends reading its receipts. A file
-/// that grew since is still read to its end.
-fn read_sized(file: &mut std::fs::File, size: u64) -> std::io::Result<Vec<u8>> {
-    let mut buf = vec![0u8; usize::try_from(size).unwrap_or(0).saturating_add(1)];
+/// that grew since is still read to its end, or to one byte past `limit`,
+/// which the caller refuses.
+fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
+    // Never more than one byte past the limit, so never more memory.
+    let most = usize::try_from(limit).unwrap_or(usize::MAX).saturating_add(1);
+    let mut buf = vec![0u8; usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1).min(most)];
     let mut filled = 0;
-    loop {
+    while filled < most {
         if filled == buf.len() {
-            buf.resize(buf.len().saturating_mul(2), 0);
+            buf.resize(buf.len().saturating_mul(2).min(most), 0);
         }
         match file.read(&mut buf[filled..]) {
             Ok(0) => break,
@@ -495,5 +504,24 @@ impl World for FsWorld {
             ));
         }
         crate::oci::read_image(&path, call, reference, ty, types, self.max_load_bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_sized;
+
+    #[test]
+    fn a_read_goes_to_the_end_or_one_byte_past_the_limit() {
+        let path = std::env::temp_dir().join(format!("claim-read-sized-{}", std::process::id()));
+        let bytes: Vec<u8> = (0..100u8).collect();
+        std::fs::write(&path, &bytes).expect("write");
+        let read = |size, limit| read_sized(&mut std::fs::File::open(&path).expect("open"), size, limit).expect("read");
+        assert_eq!(read(100, u64::MAX), bytes, "the size it has");
+        assert_eq!(read(10, u64::MAX), bytes, "a file that grew since its size was asked");
+        assert_eq!(read(0, u64::MAX), bytes, "a file that said it was empty");
+        assert_eq!(read(10, 50).len(), 51, "stops one byte past the limit");
+        assert_eq!(read(100, 100), bytes, "exactly the limit is within it");
+        let _ = std::fs::remove_file(&path);
     }
 }
