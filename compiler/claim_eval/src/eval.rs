@@ -12,10 +12,10 @@ use claim_sema::Compiled;
 use claim_syntax::ast::BinOp;
 use claim_syntax::{FileId, Loc, Span};
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Fact values by name, as an evaluator is given them.
 pub type FactValues = rustc_hash::FxHashMap<GlobalName, Value>;
-use std::sync::{Arc, Mutex};
 
 /// One line of an `--explain` trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
