@@ -9,7 +9,6 @@ use crate::project::projects;
 use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
-use claim_eval::incremental::evaluate_facts;
 use claim_eval::memo::CallMemo;
 use claim_eval::{check_frontier, run_witness_with, Evaluator, FrontierReport, NoWorld, WitnessReport};
 use claim_sema::compile;
@@ -352,14 +351,12 @@ fn run_timed<'p>(
     let mut late = Vec::new();
     for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(&loaded) {
         let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
-        crate::par::warm(db, &facts, opts.jobs, |db, fact| {
-            claim_eval::incremental::fact_value(
-                db,
-                l.program,
-                claim_eval::incremental::FactKey::new(db, fact.name.clone()),
-            );
+        // Each fact's result is taken where it was computed, not looked up
+        // again afterwards on this thread.
+        let results = crate::par::map_with(db, &facts, opts.jobs, |db, fact| {
+            claim_eval::incremental::fact_result(db, l.program, fact)
         });
-        let (values, errors) = evaluate_facts(db, l.program);
+        let (values, errors) = claim_eval::incremental::gather_facts(&facts, results);
         if opts.exit_after {
             // Nothing is read again.
             db.forget_reads();

@@ -50,25 +50,44 @@ where
     R: Send,
     F: Fn(&T) -> R + Sync,
 {
+    map_with(&(), items, jobs, |_, item| f(item))
+}
+
+/// [`map`] with a database: each thread works on its own handle of it, and
+/// takes runs of neighbouring items, as [`warm`] does.
+pub fn map_with<D, T, R, F>(db: &D, items: &[T], jobs: usize, f: F) -> Vec<R>
+where
+    D: Clone + Send,
+    T: Sync,
+    R: Send,
+    F: Fn(&D, &T) -> R + Sync,
+{
     let jobs = jobs.min(items.len());
     if jobs <= 1 {
-        return items.iter().map(f).collect();
+        return items.iter().map(|item| f(db, item)).collect();
     }
+    let run = (items.len() / (jobs * 32)).clamp(1, 16);
     let next = AtomicUsize::new(0);
-    let work = || {
+    let work = |db: D| {
         let mut done = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(item) = items.get(i) else { break };
-            done.push((i, f(item)));
+            let start = next.fetch_add(run, Ordering::Relaxed);
+            let Some(chunk) = items.get(start..(start + run).min(items.len())) else { break };
+            if chunk.is_empty() {
+                break;
+            }
+            done.extend(chunk.iter().enumerate().map(|(k, item)| (start + k, f(&db, item))));
         }
         done
     };
     let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
         let others: Vec<_> = (1..jobs)
-            .filter_map(|_| std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, work).ok())
+            .filter_map(|_| {
+                let db = db.clone();
+                std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, || work(db)).ok()
+            })
             .collect();
-        let mut all = work();
+        let mut all = work(db.clone());
         for h in others {
             // A worker that panicked re-raises here: the run's panic
             // handler reports it (exit 101), never a partial list.

@@ -190,17 +190,30 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
 /// by the fact that failed).
 pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> (crate::eval::FactValues, Vec<Diagnostic>) {
     let compiled = compile(db, program);
+    let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
+    let results = facts.iter().map(|f| fact_result(db, program, f)).collect();
+    gather_facts(&facts, results)
+}
+
+/// One fact's result through its query, shared (a caller on another
+/// thread takes it away from the database).
+pub fn fact_result(db: &dyn EvalDb, program: Program, fact: &hir::Fact) -> FactResult {
+    fact_value(db, program, FactKey::new(db, fact.name.clone())).clone()
+}
+
+/// The values of the facts that evaluated and the diagnostics of those that
+/// failed, from each fact's result in the program's order (the order the
+/// diagnostics are reported in).
+pub fn gather_facts(facts: &[&hir::Fact], results: Vec<FactResult>) -> (crate::eval::FactValues, Vec<Diagnostic>) {
     let mut values = crate::eval::FactValues::default();
-    values.reserve(compiled.modules.values().map(|m| m.facts.len()).sum());
+    values.reserve(facts.len());
     let mut diags = Vec::new();
-    for m in compiled.modules.values() {
-        for f in &m.facts {
-            match &*fact_value(db, program, FactKey::new(db, f.name.clone())).0 {
-                Ok(v) => {
-                    values.insert(f.name.clone(), v.clone());
-                }
-                Err(d) => diags.extend(d.iter().cloned()),
+    for (f, r) in facts.iter().zip(results) {
+        match &*r.0 {
+            Ok(v) => {
+                values.insert(f.name.clone(), v.clone());
             }
+            Err(d) => diags.extend(d.iter().cloned()),
         }
     }
     (values, diags)
