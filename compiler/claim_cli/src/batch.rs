@@ -280,6 +280,8 @@ fn run_timed<'p>(
         for p in projects {
             let mut db = CliDb::new(new_world(p, Default::default()));
             db.max_value_len = opts.limits.max_value_len;
+            // A run that exits after reading once never redoes a read.
+            db.record_reads = !opts.exit_after;
             let l = match shared.lock() {
                 Ok(mut sources) => crate::project::load_with(&db, &mut sources, p, &opts.limits, opts.jobs),
                 Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),

@@ -114,13 +114,21 @@ impl FsWorld {
     }
 
     /// Resolves a path as §6 says, and checks that it stays in the root.
+    /// Resolves a read's path, taking it from `resolve_and_keep` where
+    /// that resolved it just before.
     pub fn resolve(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
         // Failures are not kept: they are rare, and each diagnostic points
         // at its own call.
         if let Some(hit) = self.resolved.lock().ok().and_then(|mut c| c.get_mut(&call.from)?.remove(call.path)) {
             return Ok(hit);
         }
-        let r = self.resolve_uncached(call);
+        self.resolve_uncached(call)
+    }
+
+    /// Resolves a read's path for a caller that will perform the read
+    /// next (whose own `resolve` then takes it instead of resolving again).
+    pub fn resolve_and_keep(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
+        let r = self.resolve(call);
         if let (Ok(path), Ok(mut c)) = (&r, self.resolved.lock()) {
             c.entry(call.from).or_default().insert(call.path.to_string(), path.clone());
         }
