@@ -232,8 +232,11 @@ impl FsWorld {
             None => {}
         }
         let result = self.read_json(call, path);
-        if let Ok(mut c) = self.json_cache.lock() {
-            c.insert(path.to_path_buf(), result.as_ref().map(|(_, fid)| *fid).map_err(Clone::clone));
+        // A failure is not kept: each load that fails reads again, so its
+        // diagnostic points at its own call (a kept one pointed every later
+        // load of the file at the first).
+        if let (Ok((_, fid)), Ok(mut c)) = (&result, self.json_cache.lock()) {
+            c.insert(path.to_path_buf(), Ok(*fid));
         }
         result
     }
@@ -351,8 +354,9 @@ impl FsWorld {
             return hit;
         }
         let r = f();
-        if let Ok(mut c) = cache.lock() {
-            c.insert(path.to_path_buf(), r.clone());
+        // Failures are not kept, as in `json`: each points at its own call.
+        if let (Ok(v), Ok(mut c)) = (&r, cache.lock()) {
+            c.insert(path.to_path_buf(), Ok(v.clone()));
         }
         r
     }
