@@ -15,31 +15,7 @@ where
     T: Sync,
     F: Fn(&D, &T) + Sync,
 {
-    let jobs = jobs.min(items.len());
-    if jobs <= 1 {
-        items.iter().for_each(|item| f(db, item));
-        return;
-    }
-    // Many small items (facts) are taken in runs of neighbours, which
-    // are mostly of one module and share what they read; few large ones
-    // (modules) one at a time, so that the threads finish together.
-    let run = (items.len() / (jobs * 32)).clamp(1, 16);
-    let next = AtomicUsize::new(0);
-    let work = |db: D| loop {
-        let start = next.fetch_add(run, Ordering::Relaxed);
-        let Some(chunk) = items.get(start..(start + run).min(items.len())) else { break };
-        if chunk.is_empty() {
-            break;
-        }
-        chunk.iter().for_each(|item| f(&db, item));
-    };
-    std::thread::scope(|s| {
-        for _ in 1..jobs {
-            let db = db.clone();
-            spawn(s, || work(db));
-        }
-        work(db.clone());
-    });
+    map_with(db, items, jobs, f);
 }
 
 /// `f` of every item, on `jobs` threads (this one included), in the
@@ -66,6 +42,9 @@ where
     if jobs <= 1 {
         return items.iter().map(|item| f(db, item)).collect();
     }
+    // Many small items (facts) are taken in runs of neighbours, which
+    // are mostly of one module and share what they read; few large ones
+    // (modules) one at a time, so that the threads finish together.
     let run = (items.len() / (jobs * 32)).clamp(1, 16);
     let next = AtomicUsize::new(0);
     let work = |db: D| {

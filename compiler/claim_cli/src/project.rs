@@ -205,9 +205,9 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
         entries.iter().zip(&project.entries).filter(|(m, _)| tried.insert((*m).clone())).collect();
     // Read on `jobs` threads, recorded in the entries' order (which fixes
     // the files' ids).
-    let cwd = found.cwd.clone();
+    let cwd = found.cwd.as_deref();
     let fetched = crate::par::map(&firsts, jobs, |(module, path)| {
-        (!module.starts_with("std.") && module.as_str() != "std").then(|| fetch(path, limits, cwd.as_deref()))
+        (!module.starts_with("std.") && module.as_str() != "std").then(|| fetch(path, limits, cwd))
     });
     for ((module, path), fetched) in firsts.into_iter().zip(fetched) {
         if let Some((text, fid)) =
@@ -319,9 +319,9 @@ fn read_module(
         return Some((src, fid));
     }
     let path = module_path(project, module, path);
-    let cwd = found.cwd.clone();
-    let name = || display_name_in(&path, cwd.as_deref());
-    match fetched.unwrap_or_else(|| fetch(&path, limits, cwd.as_deref())) {
+    let cwd = found.cwd.as_deref();
+    let name = || display_name_in(&path, cwd);
+    match fetched.unwrap_or_else(|| fetch(&path, limits, cwd)) {
         Fetched::Missing => None,
         Fetched::Unreadable(why) => {
             found.unreadable.insert(module.to_string(), why);
