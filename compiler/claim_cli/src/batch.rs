@@ -5,7 +5,6 @@
 
 use crate::db::CliDb;
 use crate::formats::{Format, RunReport};
-use crate::project::projects;
 use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
@@ -130,16 +129,37 @@ fn not_run(diags: &[Diagnostic], sources: &Sources, color: bool, what: &str) -> 
 }
 
 pub fn run(opts: &BatchOptions) -> Output {
-    let projects = match projects(&opts.entries) {
+    // The clock starts before the search for files: it is part of loading.
+    let mut clock = Timings::start(opts.timings);
+    let (projects, listed) = match crate::project::projects_listed(&opts.entries, opts.jobs) {
         Ok(p) => p,
         Err(d) => return stopped(opts, &[*d], &Sources::new(), "cannot start"),
     };
-    let mut state = RunState::default();
-    let out = run_projects(opts, &projects, &mut state);
+    let mut state = RunState { listed: split_listings(listed, &projects), ..RunState::default() };
+    let mut out = run_timed(opts, &projects, &mut state, &mut clock);
+    out.stderr.push_str(&clock.report());
     if opts.exit_after {
         std::mem::forget(state);
     }
     out
+}
+
+/// The folders listed while finding files, for each project's world: those
+/// below its root (a nested project's folders are below both roots).
+fn split_listings(
+    listed: crate::project::Listings,
+    projects: &[crate::project::Project],
+) -> Vec<crate::project::Listings> {
+    match projects {
+        // Every folder listed is below the one project's root.
+        [_] => vec![listed],
+        _ => projects
+            .iter()
+            .map(|p| {
+                listed.iter().filter(|(dir, _)| dir.starts_with(&p.root)).map(|(d, e)| (d.clone(), e.clone())).collect()
+            })
+            .collect(),
+    }
 }
 
 type ProjectDb<'p> = (&'p crate::project::Project, CliDb, crate::project::Loaded);
@@ -150,6 +170,9 @@ type ProjectDb<'p> = (&'p crate::project::Project, CliDb, crate::project::Loaded
 pub struct RunState<'p> {
     shared: Arc<Mutex<Sources>>,
     dbs: Vec<ProjectDb<'p>>,
+    /// For a first run, each project's folders already listed (the search
+    /// for files listed them), handed to its world.
+    listed: Vec<crate::project::Listings>,
 }
 
 impl RunState<'_> {
@@ -277,6 +300,7 @@ fn run_timed<'p>(
     let dbs = &mut state.dbs;
     // A first run loads; a run again reuses what is loaded.
     if dbs.is_empty() {
+        let mut listed = std::mem::take(&mut state.listed).into_iter();
         for p in projects {
             let mut db = CliDb::new(new_world(p, Default::default()));
             db.max_value_len = opts.limits.max_value_len;
@@ -286,7 +310,7 @@ fn run_timed<'p>(
                 Ok(mut sources) => crate::project::load_with(&db, &mut sources, p, &opts.limits, opts.jobs),
                 Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
             };
-            db.set_world(new_world(p, l.dirs.clone()));
+            db.set_world(new_world(p, l.dirs.clone()).with_listings(listed.next().unwrap_or_default()));
             dbs.push((p, db, l));
         }
     }

@@ -48,12 +48,16 @@ pub struct FsWorld {
     /// The working folder when the world was made, which diagnostics name
     /// files relative to (asked once, not for every file read).
     cwd: Option<PathBuf>,
+    /// Folders already listed by the search for `.claim` files, each
+    /// taken (once) instead of listing it again: a receipt's folder was
+    /// listed twice in a run, thousands of folders in a large one.
+    listed: Mutex<crate::project::Listings>,
 }
 
 /// A folder's canonical path and its entries: `true` for a symlink.
 struct Folder {
     real: PathBuf,
-    entries: HashMap<std::ffi::OsString, bool>,
+    entries: crate::project::Entries,
 }
 
 impl FsWorld {
@@ -83,7 +87,14 @@ impl FsWorld {
             real_dirs: Mutex::default(),
             resolved: Mutex::default(),
             cwd: std::env::current_dir().ok(),
+            listed: Mutex::default(),
         }
+    }
+
+    /// Takes the folders the search for `.claim` files listed (by their
+    /// paths as found), so that reads from them do not list them again.
+    pub fn with_listings(self, listed: crate::project::Listings) -> FsWorld {
+        FsWorld { listed: Mutex::new(listed), ..self }
     }
 
     /// The text of a JSON file it read (the sources keep it), for the
@@ -107,6 +118,7 @@ impl FsWorld {
         clear(&self.tree_cache);
         clear(&self.real_dirs);
         clear(&self.resolved);
+        clear(&self.listed);
     }
 
     fn err(call: &WorldCall<'_>, code: &'static str, message: String, label: &str) -> Vec<Diagnostic> {
@@ -317,7 +329,11 @@ impl FsWorld {
             Some(real) => real,
             None => dir.canonicalize().ok()?,
         };
-        let entries = list(&real).ok()?;
+        let taken = self.listed.lock().ok().and_then(|mut l| l.remove(dir));
+        let entries = match taken {
+            Some(entries) => entries,
+            None => list(&real).ok()?,
+        };
         let f = Arc::new(Folder { real, entries });
         if let Ok(mut dirs) = self.real_dirs.lock() {
             dirs.insert(dir.to_path_buf(), f.clone());
@@ -329,6 +345,9 @@ impl FsWorld {
     pub fn forget(&self, path: &Path) {
         if let Ok(mut d) = self.real_dirs.lock() {
             d.clear();
+        }
+        if let Ok(mut l) = self.listed.lock() {
+            l.clear();
         }
         if let Ok(mut r) = self.resolved.lock() {
             r.clear();
@@ -371,8 +390,8 @@ fn within(path: &Path, root: &Path) -> bool {
 }
 
 /// A folder's entries, `true` for a symlink.
-fn list(dir: &Path) -> std::io::Result<HashMap<std::ffi::OsString, bool>> {
-    let mut entries = HashMap::default();
+fn list(dir: &Path) -> std::io::Result<crate::project::Entries> {
+    let mut entries = crate::project::Entries::default();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         entries.insert(e.file_name(), e.file_type()?.is_symlink());
@@ -384,7 +403,7 @@ fn list(dir: &Path) -> std::io::Result<HashMap<std::ffi::OsString, bool>> {
 /// open does not wait: a FIFO opened for reading blocks until a writer
 /// comes, and a `file_sha256` of one hung the run; opened non-blocking, its
 /// metadata says it is no file, which the caller refuses.
-fn open(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+pub(crate) fn open(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -410,7 +429,7 @@ pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 /// about a fifth of the time a run spends reading its receipts. A file
 /// that grew since is still read to its end, or to one byte past `limit`,
 /// which the caller refuses.
-fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
     // Never more than one byte past the limit, so never more memory.
     let most = usize::try_from(limit).unwrap_or(usize::MAX).saturating_add(1);
     let mut buf = vec![0u8; usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1).min(most)];
