@@ -76,19 +76,23 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     let lexed = lex(src);
     // Chumsky's spans are converted to only for an item the descent does
     // not read: most files never need them.
-    let tokens = lexed.tokens;
+    let mut tokens = lexed.tokens;
     let mut errors = lexed.errors;
     let mut errs = Vec::new();
     let mut module = Module::default();
+    // For items the descent gives up on: chumsky's tokens, lexed afresh
+    // (the descent takes names and texts out of the tokens it reads), and
+    // the parser, built once it is needed (most files never need either).
     let simple: std::cell::OnceCell<Vec<(Token, SimpleSpan)>> = std::cell::OnceCell::new();
-    let fast = items::item::<_, chumsky::error::EmptyErr>();
+    let mut fast = None;
     let mut rich = None;
     for chunk in item_chunks(&tokens) {
-        let slice = &tokens[chunk.clone()];
+        let slice = &mut tokens[chunk.clone()];
         let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
             continue;
         };
         let span = Span { start: first.1.start, end: last.1.end };
+        let last_end = last.1.end as usize;
         if !items::starts_item(&first.0) && first.0 != Token::Punct("@") {
             errors.push(
                 SyntaxError::new("E0011", span, format!("unexpected {} at the top level", describe(&first.0)), "expected an item")
@@ -114,11 +118,14 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
                 continue;
             }
         }
-        let all = simple.get_or_init(|| tokens.iter().map(|(t, s)| (t.clone(), SimpleSpan::from(s.range()))).collect());
+        let all = simple.get_or_init(|| {
+            let fresh = if descent_first { lex(src).tokens } else { tokens.clone() };
+            fresh.into_iter().map(|(t, s)| (t, SimpleSpan::from(s.range()))).collect()
+        });
         let slice = &all[chunk.clone()];
         let next_start = tokens.get(chunk.end).map_or(src.len(), |t| t.1.start as usize);
-        let last_end = last.1.end as usize;
         let eoi = SimpleSpan::from(last_end..next_start.max(last_end));
+        let fast = fast.get_or_insert_with(items::item::<_, chumsky::error::EmptyErr>);
         let (item, e) = fast.parse(slice.split_token_span(eoi)).into_output_errors();
         let item = if e.is_empty() {
             item

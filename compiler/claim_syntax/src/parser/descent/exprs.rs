@@ -211,17 +211,14 @@ impl Descent<'_> {
         let start = self.pos;
         let path = self.path()?;
         if fields && self.at_punct("{") {
-            let before = (self.pos, self.depth);
             let init = |p: &mut Self| {
                 let name = p.ident()?;
                 let value = if p.punct(":").is_some() { Some(p.expr(true)?) } else { None };
                 Some(FieldInit { name, value })
             };
-            match self.list("{", "}", init, |p| matches!(p.peek(), Some(Token::Ident(_)))) {
-                Some(fields) => {
-                    return Some(Expr { kind: ExprKind::Record { path, fields }, span: self.span_from(start) })
-                }
-                None => (self.pos, self.depth) = before,
+            let body = self.tentatively(|p| p.list("{", "}", init, |p| matches!(p.peek(), Some(Token::Ident(_)))));
+            if let Some(fields) = body {
+                return Some(Expr { kind: ExprKind::Record { path, fields }, span: self.span_from(start) });
             }
         }
         let mut it = path.into_iter();
@@ -302,8 +299,8 @@ impl Descent<'_> {
         let mut parts = Vec::new();
         loop {
             match self.peek()? {
-                Token::StrChunk(s) => {
-                    parts.push(TextPart::Lit(s.clone()));
+                Token::StrChunk(_) => {
+                    parts.push(TextPart::Lit(self.take_chunk()));
                     self.pos += 1;
                 }
                 Token::InterpOpen => {
@@ -324,8 +321,8 @@ impl Descent<'_> {
     pub(super) fn plain_text(&mut self) -> Option<String> {
         self.token(&Token::StrStart)?;
         let text = match self.peek() {
-            Some(Token::StrChunk(s)) => {
-                let s = s.clone();
+            Some(Token::StrChunk(_)) => {
+                let s = self.take_chunk();
                 self.pos += 1;
                 s
             }
@@ -422,7 +419,6 @@ impl Descent<'_> {
         let path = self.path()?;
         let mut body = None;
         if fields && self.at_punct("{") {
-            let before = (self.pos, self.depth);
             let field = |p: &mut Self| {
                 if p.punct("..").is_some() {
                     return Some(None);
@@ -432,12 +428,9 @@ impl Descent<'_> {
                 Some(Some(FieldPattern { name, pattern }))
             };
             let starts = |p: &Self| p.at_punct("..") || matches!(p.peek(), Some(Token::Ident(_)));
-            match self.list("{", "}", field, starts) {
-                Some(fs) => {
-                    let rest = fs.iter().any(Option::is_none);
-                    body = Some((fs.into_iter().flatten().collect(), rest));
-                }
-                None => (self.pos, self.depth) = before,
+            if let Some(fs) = self.tentatively(|p| p.list("{", "}", field, starts)) {
+                let rest = fs.iter().any(Option::is_none);
+                body = Some((fs.into_iter().flatten().collect(), rest));
             }
         }
         Some(Pattern { kind: PatternKind::named(path, body), span: self.span_from(start) })

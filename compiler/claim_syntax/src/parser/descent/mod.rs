@@ -29,20 +29,28 @@ use crate::token::{Keyword, Token};
 /// large stack and the nesting limit are sized for) parses the item.
 const MAX_DEPTH: u32 = 200;
 
-/// Parses one whole item, or gives up.
-pub(crate) fn item(tokens: &[(Token, Span)]) -> Option<Item> {
-    let mut p = Descent { toks: tokens, pos: 0, depth: 0 };
+/// Parses one whole item, or gives up. The names and texts it reads are
+/// taken out of the tokens (copied only where it may go back and read
+/// them again), so a caller must not read these tokens again: after a
+/// give-up it lexes the item afresh.
+pub(crate) fn item(tokens: &mut [(Token, Span)]) -> Option<Item> {
+    let len = tokens.len();
+    let mut p = Descent { toks: tokens, pos: 0, depth: 0, tentative: 0 };
     let kind = p.item_kind()?;
-    if p.pos != tokens.len() {
+    if p.pos != len {
         return None;
     }
     Some(Item { kind, span: p.span_from(0), docs: Vec::new() })
 }
 
 struct Descent<'a> {
-    toks: &'a [(Token, Span)],
+    toks: &'a mut [(Token, Span)],
     pos: usize,
     depth: u32,
+    /// How many parses that may be taken back (`tentatively`) are under
+    /// way: inside one, names and texts are copied out of their tokens,
+    /// since they may be read again.
+    tentative: u32,
 }
 
 impl Descent<'_> {
@@ -83,9 +91,36 @@ impl Descent<'_> {
     }
 
     fn ident(&mut self) -> Option<Ident> {
-        let (Token::Ident(name), span) = self.toks.get(self.pos)? else { return None };
+        let tentative = self.tentative > 0;
+        let (Token::Ident(name), span) = self.toks.get_mut(self.pos)? else { return None };
         self.pos += 1;
-        Some(Ident { name: name.clone(), span: *span })
+        // Taken, not copied (an allocation per name saved), unless it
+        // may be read again.
+        let name = if tentative { name.clone() } else { std::mem::take(name) };
+        Some(Ident { name, span: *span })
+    }
+
+    /// `f`, taken back (the cursor where it was) if it gives up: chumsky's
+    /// `or_not`. What it reads is copied out of the tokens, not taken.
+    fn tentatively<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        let before = (self.pos, self.depth);
+        self.tentative += 1;
+        let r = f(self);
+        self.tentative -= 1;
+        if r.is_none() {
+            (self.pos, self.depth) = before;
+        }
+        r
+    }
+
+    /// The text of the `StrChunk` at the cursor, taken out of its token.
+    fn take_chunk(&mut self) -> String {
+        let tentative = self.tentative > 0;
+        match self.toks.get_mut(self.pos) {
+            Some((Token::StrChunk(s), _)) if tentative => s.clone(),
+            Some((Token::StrChunk(s), _)) => std::mem::take(s),
+            _ => String::new(),
+        }
     }
 
     fn deeper(&mut self) -> Option<()> {
