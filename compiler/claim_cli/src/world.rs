@@ -9,15 +9,18 @@ use claim_sema::ty::Ty;
 use claim_syntax::{FileId, Span};
 use rustc_hash::FxHashMap as HashMap;
 use sha2::{Digest, Sha256};
+use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 pub const DEFAULT_MAX_LOAD_BYTES: u64 = 64 * 1024 * 1024;
 
-/// What was read for each canonical path, success or failure, so each file
-/// is read once per run.
-type Cache<T> = Mutex<HashMap<PathBuf, Result<T, Vec<Diagnostic>>>>;
+/// What was read for each canonical path, so each file is read once per
+/// run. Paths are keys by their bytes: a `Path` hashes component by
+/// component, a hundred times per read in all, and canonical paths (the
+/// folders' keys are built alike too) are equal exactly when their bytes are.
+type Cache<T> = Mutex<HashMap<OsString, Result<T, Vec<Diagnostic>>>>;
 
 pub struct FsWorld {
     root: PathBuf,
@@ -38,7 +41,7 @@ pub struct FsWorld {
     /// their entries are symlinks: most reads are of files in a few
     /// folders, and resolving every component of every path again was a
     /// tenth of a large run.
-    real_dirs: Mutex<HashMap<PathBuf, Arc<Folder>>>,
+    real_dirs: Mutex<HashMap<OsString, Arc<Folder>>>,
     /// Paths resolved and not yet used again: a read resolves once to find
     /// its input and once to perform it, and the second takes what the
     /// first left here (a run reads tens of thousands of files: kept,
@@ -232,7 +235,7 @@ impl FsWorld {
 
     /// A JSON file parsed, with its id in the sources (which keep its text).
     fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
-        match self.json_cache.lock().ok().and_then(|c| c.get(path).cloned()) {
+        match self.json_cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
             Some(Err(diags)) => return Err(diags),
             Some(Ok(fid)) => {
                 if let Some(text) = self.sources.lock().ok().and_then(|s| s.shared_text(fid)) {
@@ -248,7 +251,7 @@ impl FsWorld {
         // diagnostic points at its own call (a kept one pointed every later
         // load of the file at the first).
         if let (Ok((_, fid)), Ok(mut c)) = (&result, self.json_cache.lock()) {
-            c.insert(path.to_path_buf(), Ok(*fid));
+            c.insert(path.as_os_str().to_owned(), Ok(*fid));
         }
         result
     }
@@ -315,7 +318,7 @@ impl FsWorld {
     /// `/` asked the kernel about every component of its path again, tens
     /// of thousands of calls in a large run.
     fn folder(&self, dir: &Path) -> Option<Arc<Folder>> {
-        if let Some(f) = self.real_dirs.lock().ok().and_then(|d| d.get(dir).cloned()) {
+        if let Some(f) = self.real_dirs.lock().ok().and_then(|d| d.get(dir.as_os_str()).cloned()) {
             return Some(f);
         }
         let below_root = dir != self.root && dir.starts_with(&self.root);
@@ -336,7 +339,7 @@ impl FsWorld {
         };
         let f = Arc::new(Folder { real, entries });
         if let Ok(mut dirs) = self.real_dirs.lock() {
-            dirs.insert(dir.to_path_buf(), f.clone());
+            dirs.insert(dir.as_os_str().to_owned(), f.clone());
         }
         Some(f)
     }
@@ -352,7 +355,7 @@ impl FsWorld {
         if let Ok(mut r) = self.resolved.lock() {
             r.clear();
         }
-        let stale = |p: &PathBuf| p.starts_with(path) || path.starts_with(p);
+        let stale = |p: &OsString| Path::new(p).starts_with(path) || path.starts_with(p);
         if let Ok(mut c) = self.json_cache.lock() {
             c.retain(|p, _| !stale(p));
         }
@@ -369,13 +372,13 @@ impl FsWorld {
         path: &Path,
         f: impl FnOnce() -> Result<T, Vec<Diagnostic>>,
     ) -> Result<T, Vec<Diagnostic>> {
-        if let Some(hit) = cache.lock().ok().and_then(|c| c.get(path).cloned()) {
+        if let Some(hit) = cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
             return hit;
         }
         let r = f();
         // Failures are not kept, as in `json`: each points at its own call.
         if let (Ok(v), Ok(mut c)) = (&r, cache.lock()) {
-            c.insert(path.to_path_buf(), Ok(v.clone()));
+            c.insert(path.as_os_str().to_owned(), Ok(v.clone()));
         }
         r
     }

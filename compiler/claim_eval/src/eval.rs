@@ -200,7 +200,11 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     }
 
     fn fact(&self, name: &GlobalName, cx: &mut Cx) -> Eval<Value> {
+        if let Some(v) = cx.memo.fact(name) {
+            return Ok(v);
+        }
         if let Some(v) = self.known.get(name) {
+            cx.memo.keep_fact(name, v.clone());
             return Ok(v.clone());
         }
         if let Ok(map) = self.fact_values.lock() {

@@ -94,6 +94,10 @@ impl CallKey {
 pub struct CallMemo {
     /// The result, and the arguments it was computed from (kept alive).
     entries: FxHashMap<CallKey, (Value, Vec<Value>)>,
+    /// Facts' values by the address of the name a reference holds (a
+    /// module's references to one fact share it): looking a fact up by its
+    /// name hashed and compared two texts, at every reference.
+    facts: FxHashMap<usize, Value>,
 }
 
 impl CallMemo {
@@ -106,6 +110,19 @@ impl CallMemo {
             self.entries.clear();
         }
         self.entries.insert(key, (result, args));
+    }
+
+    /// The value of the fact whose reference holds the name at `name`
+    /// (in the compiled program, which must outlive the memo).
+    pub fn fact<T>(&self, name: &T) -> Option<Value> {
+        self.facts.get(&(name as *const T as usize)).cloned()
+    }
+
+    pub fn keep_fact<T>(&mut self, name: &T, value: Value) {
+        if self.facts.len() >= MAX_ENTRIES {
+            self.facts.clear();
+        }
+        self.facts.insert(name as *const T as usize, value);
     }
 
     pub fn len(&self) -> usize {
@@ -155,6 +172,20 @@ mod tests {
         assert_ne!(CallKey::new(&f, &[Value::int(3)]), CallKey::new(&f, &[Value::new(V::Duration(3))]));
         assert_ne!(CallKey::new(&f, &[]), CallKey::new(&f, &[Value::bool(false)]));
         assert!(CallKey::new(&f, &vec![Value::int(1); MAX_ARGS + 1]).is_none());
+    }
+
+    #[test]
+    fn facts_are_kept_by_the_address_of_their_name_and_stay_bounded() {
+        let names: Vec<u64> = (0..(MAX_ENTRIES as u64 + 10)).collect();
+        let mut m = CallMemo::default();
+        for (i, n) in names.iter().enumerate() {
+            m.keep_fact(n, Value::int(i as i64));
+        }
+        assert!(m.facts.len() <= MAX_ENTRIES);
+        let last = names.last().expect("names");
+        assert_eq!(m.fact(last).and_then(|v| v.as_int()), Some(MAX_ENTRIES as i64 + 9));
+        let same_number_elsewhere = *last;
+        assert!(m.fact(&same_number_elsewhere).is_none(), "another address is another name");
     }
 
     #[test]
