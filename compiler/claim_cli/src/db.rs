@@ -181,7 +181,7 @@ impl EvalDb for CliDb {
         if let Some(read) = self.reads.lock().ok().and_then(|r| r.get(&key).map(|r| r.file)) {
             return read;
         }
-        let resolved = self.world.resolve_and_keep(call).ok();
+        let resolved = self.world.resolve_and_keep(call).ok().map(|t| t.path);
         let value = perform(&self.world, kind, call, reference, ty, types);
         let file = WorldFile::new(self, WorldRead(Arc::new(value)));
         if let Ok(mut reads) = self.reads.lock() {

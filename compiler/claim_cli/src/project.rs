@@ -35,8 +35,33 @@ fn nearest_manifest(start: &Path, stop: Option<&Path>) -> Option<PathBuf> {
     None
 }
 
-/// A folder's entries, `true` for a symlink.
-pub type Entries = rustc_hash::FxHashMap<std::ffi::OsString, bool>;
+/// What a folder's entry is, as the folder's listing says (a symlink is
+/// not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    File,
+    Folder,
+    Symlink,
+    /// A FIFO, a socket, a device.
+    Other,
+}
+
+impl Kind {
+    pub fn of(t: std::fs::FileType) -> Kind {
+        if t.is_symlink() {
+            Kind::Symlink
+        } else if t.is_file() {
+            Kind::File
+        } else if t.is_dir() {
+            Kind::Folder
+        } else {
+            Kind::Other
+        }
+    }
+}
+
+/// A folder's entries and what each is.
+pub type Entries = rustc_hash::FxHashMap<std::ffi::OsString, Kind>;
 
 /// The folders a search for `.claim` files listed, each with its entries.
 /// The world reads receipts from the same folders and takes these rather
@@ -74,7 +99,7 @@ fn find_claim_files(dir: &Path, jobs: usize, mut listed: Option<&mut Listings>) 
                 }
             }
             if let Some(l) = listed.as_deref_mut() {
-                l.insert(d, entries.into_iter().map(|(name, kind)| (name, kind.is_symlink())).collect());
+                l.insert(d, entries.into_iter().map(|(name, kind)| (name, Kind::of(kind))).collect());
             }
         }
         level = next;
@@ -419,7 +444,7 @@ fn read_module(
 
 #[cfg(test)]
 mod tests {
-    use super::{claim_files, find_claim_files, Listings};
+    use super::{claim_files, find_claim_files, Kind, Listings};
 
     #[test]
     fn the_search_finds_the_same_files_in_path_order_on_any_number_of_threads() {
@@ -452,8 +477,9 @@ mod tests {
             );
             assert!(listed.contains_key(&dir.join("d/e/f")));
             #[cfg(unix)]
-            assert_eq!(listed[&dir.join("a")].get(std::ffi::OsStr::new("out")), Some(&true), "a symlink");
-            assert_eq!(listed[&dir.join("a")].get(std::ffi::OsStr::new("b")), Some(&false), "a folder");
+            assert_eq!(listed[&dir.join("a")].get(std::ffi::OsStr::new("out")), Some(&Kind::Symlink), "a symlink");
+            assert_eq!(listed[&dir.join("a")].get(std::ffi::OsStr::new("b")), Some(&Kind::Folder), "a folder");
+            assert_eq!(listed[&dir.join("a")].get(std::ffi::OsStr::new("z.claim")), Some(&Kind::File), "a file");
             assert!(!listed.contains_key(&dir.join("target")) && !listed.contains_key(&dir.join(".hidden")));
         }
         let _ = std::fs::remove_dir_all(&dir);

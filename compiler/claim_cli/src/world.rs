@@ -2,6 +2,7 @@
 //! loading, streamed hashing and git trees. Every failure is a diagnostic
 //! naming the path; none is a panic.
 
+use crate::project::Kind;
 use claim_diagnostics::{Diagnostic, Sources};
 use claim_eval::json;
 use claim_eval::{Types, Value, World, WorldCall};
@@ -15,6 +16,11 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 pub const DEFAULT_MAX_LOAD_BYTES: u64 = 64 * 1024 * 1024;
+
+/// The first read of a file whose size was not asked: receipts are a few
+/// kilobytes, so one read and the one that finds the end; a larger file
+/// takes a few more.
+const UNSIZED_READ: u64 = 16 * 1024 - 1;
 
 /// What was read for each canonical path, so each file is read once per
 /// run. Paths are keys by their bytes: a `Path` hashes component by
@@ -47,17 +53,30 @@ pub struct FsWorld {
     /// first left here (a run reads tens of thousands of files: kept,
     /// these were a few megabytes). By the file the path is written in
     /// (which fixes the folder it is relative to), then the path.
-    resolved: Mutex<HashMap<FileId, HashMap<String, PathBuf>>>,
+    resolved: Mutex<HashMap<FileId, HashMap<String, Target>>>,
     /// The working folder when the world was made, which diagnostics name
     /// files relative to (asked once, not for every file read).
     cwd: Option<PathBuf>,
+    /// The canonical root, held open: a file below it is opened relative
+    /// to it, so the kernel walks only the path below the root, not every
+    /// folder from `/` again for each of thousands of files.
+    #[cfg(unix)]
+    root_fd: Option<std::os::fd::OwnedFd>,
     /// Folders already listed by the search for `.claim` files, each
     /// taken (once) instead of listing it again: a receipt's folder was
     /// listed twice in a run, thousands of folders in a large one.
     listed: Mutex<crate::project::Listings>,
 }
 
-/// A folder's canonical path and its entries: `true` for a symlink.
+/// Where a read's path leads: its canonical path, and what the listing of
+/// its folder says it is (`None` where no listing said).
+#[derive(Clone, Debug)]
+pub struct Target {
+    pub path: PathBuf,
+    kind: Option<Kind>,
+}
+
+/// A folder's canonical path and its entries.
 struct Folder {
     real: PathBuf,
     entries: crate::project::Entries,
@@ -80,7 +99,6 @@ impl FsWorld {
             .collect();
         FsWorld {
             root,
-            real_root,
             dirs,
             sources,
             max_load_bytes,
@@ -90,8 +108,28 @@ impl FsWorld {
             real_dirs: Mutex::default(),
             resolved: Mutex::default(),
             cwd: std::env::current_dir().ok(),
+            #[cfg(unix)]
+            root_fd: open_folder(&real_root),
+            real_root,
             listed: Mutex::default(),
         }
+    }
+
+    /// Opens a canonical path to read, without waiting (see `open`): below
+    /// the root, relative to it, and never through a symlink (a canonical
+    /// path has none; one put there since it was resolved is refused, not
+    /// followed out of the root).
+    fn open(&self, path: &Path) -> std::io::Result<std::fs::File> {
+        #[cfg(unix)]
+        if let Some(fd) = &self.root_fd {
+            let below = path.strip_prefix(&self.real_root).ok().filter(|rel| !rel.as_os_str().is_empty());
+            if let (Some(rel), true) = (below, within(path, &self.real_root)) {
+                use rustix::fs::{Mode, OFlags};
+                let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+                return Ok(std::fs::File::from(rustix::fs::openat(fd, rel, flags, Mode::empty())?));
+            }
+        }
+        Ok(open(path)?.0)
     }
 
     /// Takes the folders the search for `.claim` files listed (by their
@@ -131,7 +169,7 @@ impl FsWorld {
     /// Resolves a path as §6 says, and checks that it stays in the root.
     /// Resolves a read's path, taking it from `resolve_and_keep` where
     /// that resolved it just before.
-    pub fn resolve(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
+    pub fn resolve(&self, call: &WorldCall<'_>) -> Result<Target, Vec<Diagnostic>> {
         // Failures are not kept: they are rare, and each diagnostic points
         // at its own call.
         if let Some(hit) = self.resolved.lock().ok().and_then(|mut c| c.get_mut(&call.from)?.remove(call.path)) {
@@ -142,15 +180,15 @@ impl FsWorld {
 
     /// Resolves a read's path for a caller that will perform the read
     /// next (whose own `resolve` then takes it instead of resolving again).
-    pub fn resolve_and_keep(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
+    pub fn resolve_and_keep(&self, call: &WorldCall<'_>) -> Result<Target, Vec<Diagnostic>> {
         let r = self.resolve(call);
-        if let (Ok(path), Ok(mut c)) = (&r, self.resolved.lock()) {
-            c.entry(call.from).or_default().insert(call.path.to_string(), path.clone());
+        if let (Ok(target), Ok(mut c)) = (&r, self.resolved.lock()) {
+            c.entry(call.from).or_default().insert(call.path.to_string(), target.clone());
         }
         r
     }
 
-    fn resolve_uncached(&self, call: &WorldCall<'_>) -> Result<PathBuf, Vec<Diagnostic>> {
+    fn resolve_uncached(&self, call: &WorldCall<'_>) -> Result<Target, Vec<Diagnostic>> {
         let p = call.path;
         if p.is_empty() {
             return Err(Self::err(call, "E0302", "empty path".into(), "names no file"));
@@ -214,11 +252,11 @@ impl FsWorld {
 
     /// The canonical form of a normalised path below the root, refused
     /// where a symlink takes it out of the root or it does not exist.
-    fn canonical_or_error(&self, call: &WorldCall<'_>, full: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
+    fn canonical_or_error(&self, call: &WorldCall<'_>, full: &Path) -> Result<Target, Vec<Diagnostic>> {
         let p = call.path;
         match self.canonical(full) {
-            Ok(real) if within(&real, &self.real_root) => Ok(real),
-            Ok(real) => {
+            Ok((path, kind)) if within(&path, &self.real_root) => Ok(Target { path, kind }),
+            Ok((real, _)) => {
                 Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root through a symlink"))
                     .at_loc(call.call, format!("resolves to `{}`", real.display()))
                     .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)))])
@@ -234,7 +272,8 @@ impl FsWorld {
     }
 
     /// A JSON file parsed, with its id in the sources (which keep its text).
-    fn json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
+    fn json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
+        let path = &target.path;
         match self.json_cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
             Some(Err(diags)) => return Err(diags),
             Some(Ok(fid)) => {
@@ -246,7 +285,7 @@ impl FsWorld {
             }
             None => {}
         }
-        let result = self.read_json(call, path);
+        let result = self.read_json(call, target);
         // A failure is not kept: each load that fails reads again, so its
         // diagnostic points at its own call (a kept one pointed every later
         // load of the file at the first).
@@ -256,25 +295,41 @@ impl FsWorld {
         result
     }
 
-    fn read_json(&self, call: &WorldCall<'_>, path: &Path) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
-        let p = call.path;
-        let (mut file, meta) =
-            open(path).map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
-        if !meta.is_file() {
-            return Err(Self::err(call, "E0302", format!("cannot load `{p}`: not a file"), "not a file"));
-        }
-        if meta.len() > self.max_load_bytes {
-            return Err(vec![Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
-                .at_loc(call.call, format!("{} bytes; the limit is {}", meta.len(), self.max_load_bytes))
-                .with_help("raise the limit with `--max-load-bytes`")]);
-        }
-        let bytes = read_sized(&mut file, meta.len(), self.max_load_bytes)
-            .map_err(|e| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read"))?;
+    fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
+        let (p, path) = (call.path, &target.path);
+        let cannot_read =
+            |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
+        let mut file = self.open(path).map_err(cannot_read)?;
+        let too_large = |size: String| {
+            vec![Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
+                .at_loc(call.call, format!("{size}; the limit is {}", self.max_load_bytes))
+                .with_help("raise the limit with `--max-load-bytes`")]
+        };
+        // A file its folder's listing calls a regular file is read without
+        // asking its size first (a system call for each of thousands of
+        // receipts); anything else is asked what it is, and refused unless
+        // it is a file.
+        let size = if target.kind == Some(Kind::File) {
+            UNSIZED_READ
+        } else {
+            let meta = file.metadata().map_err(cannot_read)?;
+            if !meta.is_file() {
+                return Err(Self::err(call, "E0302", format!("cannot load `{p}`: not a file"), "not a file"));
+            }
+            if meta.len() > self.max_load_bytes {
+                return Err(too_large(format!("{} bytes", meta.len())));
+            }
+            meta.len()
+        };
+        let bytes = read_sized(&mut file, size, self.max_load_bytes).map_err(cannot_read)?;
         if bytes.len() as u64 > self.max_load_bytes {
-            // It grew past the limit after its size was asked.
-            return Err(vec![Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
-                .at_loc(call.call, format!("more than {} bytes; the limit is {}", bytes.len() - 1, self.max_load_bytes))
-                .with_help("raise the limit with `--max-load-bytes`")]);
+            // Larger than the limit: by its size now, where it can say.
+            let now = file.metadata().map(|m| m.len()).unwrap_or(0);
+            return Err(too_large(if now > self.max_load_bytes {
+                format!("{now} bytes")
+            } else {
+                format!("more than {} bytes", bytes.len() - 1)
+            }));
         }
         // Validated once; the lossy copy (for showing the file) only where
         // it is not UTF-8.
@@ -300,13 +355,15 @@ impl FsWorld {
     }
 
     /// `path.canonicalize()`, from its folder's canonical form and listing
-    /// (each read once) where the file itself is no symlink.
-    fn canonical(&self, path: &Path) -> std::io::Result<PathBuf> {
-        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return path.canonicalize() };
-        let Some(folder) = self.folder(dir) else { return path.canonicalize() };
+    /// (each read once) where the file itself is no symlink, with what the
+    /// listing says it is (`None` where no listing said).
+    fn canonical(&self, path: &Path) -> std::io::Result<(PathBuf, Option<Kind>)> {
+        let unlisted = |p: &Path| p.canonicalize().map(|real| (real, None));
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return unlisted(path) };
+        let Some(folder) = self.folder(dir) else { return unlisted(path) };
         match folder.entries.get(name) {
-            Some(false) => Ok(folder.real.join(name)),
-            Some(true) => path.canonicalize(),
+            Some(Kind::Symlink) => unlisted(path),
+            Some(kind) => Ok((folder.real.join(name), Some(*kind))),
             None => Err(std::io::Error::from(std::io::ErrorKind::NotFound)),
         }
     }
@@ -323,9 +380,10 @@ impl FsWorld {
         }
         let below_root = dir != self.root && dir.starts_with(&self.root);
         let from_parent = match (dir.parent(), dir.file_name()) {
-            (Some(parent), Some(name)) if below_root => {
-                self.folder(parent).filter(|up| up.entries.get(name) == Some(&false)).map(|up| up.real.join(name))
-            }
+            (Some(parent), Some(name)) if below_root => self
+                .folder(parent)
+                .filter(|up| up.entries.get(name) == Some(&Kind::Folder))
+                .map(|up| up.real.join(name)),
             _ => None,
         };
         let real = match from_parent {
@@ -392,14 +450,21 @@ fn within(path: &Path, root: &Path) -> bool {
     p.strip_prefix(r).is_some_and(|rest| rest.is_empty() || rest.starts_with(b"/") || r.ends_with(b"/"))
 }
 
-/// A folder's entries, `true` for a symlink.
+/// A folder's entries and what each is.
 fn list(dir: &Path) -> std::io::Result<crate::project::Entries> {
     let mut entries = crate::project::Entries::default();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
-        entries.insert(e.file_name(), e.file_type()?.is_symlink());
+        entries.insert(e.file_name(), Kind::of(e.file_type()?));
     }
     Ok(entries)
+}
+
+/// A folder held open, to open files relative to it.
+#[cfg(unix)]
+fn open_folder(dir: &Path) -> Option<std::os::fd::OwnedFd> {
+    use rustix::fs::{Mode, OFlags};
+    rustix::fs::open(dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty()).ok()
 }
 
 /// Opens a file to read and asks it what it is, in one path lookup. The
@@ -478,18 +543,19 @@ fn sha256_of(mut f: std::fs::File, size: u64) -> std::io::Result<[u8; 32]> {
 
 impl World for FsWorld {
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
-        let path = self.resolve(call)?;
-        let (doc, fid) = self.json(call, &path)?;
+        let target = self.resolve(call)?;
+        let (doc, fid) = self.json(call, &target)?;
         json::decode(&doc, ty, types, fid, call.call)
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
-        let path = self.resolve(call)?;
+        let path = self.resolve(call)?.path;
         Self::cached(&self.hash_cache, &path, || {
             let p = call.path;
             let cannot_read =
                 |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
-            let (file, meta) = open(&path).map_err(cannot_read)?;
+            let file = self.open(&path).map_err(cannot_read)?;
+            let meta = file.metadata().map_err(cannot_read)?;
             if meta.is_dir() {
                 return Err(Self::err(
                     call,
@@ -506,7 +572,7 @@ impl World for FsWorld {
     }
 
     fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
-        let path = self.resolve(call)?;
+        let path = self.resolve(call)?.path;
         Self::cached(&self.tree_cache, &path, || {
             if !path.is_dir() {
                 return Err(Self::err(
@@ -528,7 +594,7 @@ impl World for FsWorld {
         ty: &Ty,
         types: &Types,
     ) -> Result<Value, Vec<Diagnostic>> {
-        let path = self.resolve(call)?;
+        let path = self.resolve(call)?.path;
         if !path.is_dir() {
             return Err(Self::err(
                 call,
