@@ -1,0 +1,111 @@
+//! Reading receipts: a file its folder's listing calls a regular file is
+//! read without asking its size first, so its size is known only once read.
+//! These check that such a read still gives the whole file however large,
+//! that the load limit is still enforced (and names the size), and that a
+//! receipt reached through a symlink inside the root (read the other way)
+//! gives the same answer. Each runs with a file entry (the world lists the
+//! folders) and with a folder entry (the search for files listed them).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("claim-receipts-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+/// `claim_batch` in `dir` with `entry` and `extra` arguments: exit code and
+/// everything it printed.
+fn run(dir: &Path, entry: &str, extra: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(["--entry", entry])
+        .args(extra)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("claim_batch");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+const ENTRIES: [&str; 2] = ["main.claim", "."];
+
+/// A list of the numbers below `n` as JSON, and its length in bytes.
+fn numbers(n: i64) -> (String, usize) {
+    let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    let json = format!("[{}]", items.join(","));
+    let len = json.len();
+    (json, len)
+}
+
+#[test]
+fn a_receipt_larger_than_the_first_read_is_read_whole() {
+    // About 190 KB: many times the first read.
+    let (json, _) = numbers(30_000);
+    let main = "fact xs: List<Int> = load(\"data/xs.json\")\n\
+                witness all_read { holds len(xs) == 30000 }\n\
+                witness the_last_is_there { holds len([x for x in xs if x == 29999]) == 1 }\n";
+    let dir = project("large", &[("main.claim", main), ("data/xs.json", &json)]);
+    for entry in ENTRIES {
+        let (code, out) = run(&dir, entry, &[]);
+        assert_eq!(code, 0, "{entry}: {out}");
+        assert!(out.contains("2/2 PASS"), "{entry}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_load_limit_names_the_size_of_a_receipt_read_without_asking_it() {
+    let (json, _) = numbers(2_000);
+    let size = json.len();
+    let main = "fact xs: List<Int> = load(\"data/xs.json\")\nwitness w { holds len(xs) > 0 }\n";
+    let dir = project("limit", &[("main.claim", main), ("data/xs.json", &json)]);
+    for entry in ENTRIES {
+        let (code, out) = run(&dir, entry, &["--max-load-bytes", "1000"]);
+        assert_eq!(code, 2, "{entry}: {out}");
+        assert!(out.contains("[E0307]") && out.contains("`data/xs.json` is larger than the load limit"), "{out}");
+        assert!(out.contains(&format!("{size} bytes; the limit is 1000")), "{entry}: {out}");
+        assert!(!out.contains("PASS"), "{entry}: {out}");
+        // Exactly the limit is within it.
+        let (code, out) = run(&dir, entry, &["--max-load-bytes", &size.to_string()]);
+        assert_eq!(code, 0, "{entry}: {out}");
+        assert!(out.contains("1/1 PASS"), "{entry}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_receipt_reached_through_a_symlink_inside_the_root_reads_the_same() {
+    let main = "record R { n: Int }\n\
+                fact direct: R = load(\"data/r.json\")\n\
+                fact linked: R = load(\"data/link.json\")\n\
+                witness same { holds direct.n == 7 and linked.n == 7 }\n";
+    let dir = project("link", &[("main.claim", main), ("data/r.json", r#"{"n": 7}"#)]);
+    std::os::unix::fs::symlink("r.json", dir.join("data/link.json")).expect("symlink");
+    for entry in ENTRIES {
+        let (code, out) = run(&dir, entry, &[]);
+        assert_eq!(code, 0, "{entry}: {out}");
+        assert!(out.contains("1/1 PASS"), "{entry}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_folder_named_as_a_receipt_is_not_a_file() {
+    let main = "fact xs: List<Int> = load(\"data\")\nwitness w { holds len(xs) > 0 }\n";
+    let dir = project("folder", &[("main.claim", main), ("data/x.json", "[1]")]);
+    for entry in ENTRIES {
+        let (code, out) = run(&dir, entry, &[]);
+        assert_eq!(code, 2, "{entry}: {out}");
+        assert!(out.contains("[E0302]") && out.contains("cannot load `data`: not a file"), "{entry}: {out}");
+        assert!(!out.contains("PASS"), "{entry}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
