@@ -33,14 +33,14 @@ struct Descriptor {
     media_type: Option<String>,
 }
 
-fn field<'j>(j: &'j Json, key: &str) -> Option<&'j Json> {
+fn field<'j>(j: &'j Json<'_>, key: &str) -> Option<&'j Json<'j>> {
     match &j.kind {
         J::Object(fields) => fields.iter().find(|(k, _, _)| k == key).map(|(_, _, v)| v),
         _ => None,
     }
 }
 
-fn text(j: Option<&Json>) -> Option<&str> {
+fn text<'j>(j: Option<&'j Json<'_>>) -> Option<&'j str> {
     match j.map(|j| &j.kind) {
         Some(J::Str(s)) => Some(s),
         _ => None,
@@ -62,16 +62,17 @@ impl Layout<'_> {
             ))]
     }
 
-    fn read_json_file(&self, name: &str) -> Result<Json, Vec<Diagnostic>> {
+    fn read_json_file(&self, name: &str) -> Result<Json<'static>, Vec<Diagnostic>> {
         let path = self.dir.join(name);
         let bytes =
             crate::world::read_regular(&path).map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
         let text = String::from_utf8(bytes).map_err(|_| self.malformed(format!("`{name}` is not UTF-8")))?;
         json::parse(&text)
+            .map(Json::into_owned)
             .map_err(|e| self.malformed(format!("`{name}` is not valid JSON: {} at byte {}", e.message, e.span.start)))
     }
 
-    fn descriptor(&self, j: &Json, what: &str) -> Result<Descriptor, Vec<Diagnostic>> {
+    fn descriptor(&self, j: &Json<'_>, what: &str) -> Result<Descriptor, Vec<Diagnostic>> {
         let digest =
             text(field(j, "digest")).ok_or_else(|| self.malformed(format!("the {what} descriptor has no `digest`")))?;
         let hex = digest.strip_prefix("sha256:").filter(|h| parse_hex(h, 32).is_some()).ok_or_else(|| {
@@ -113,10 +114,12 @@ impl Layout<'_> {
         std::fs::read(&path).map(Some).map_err(|e| self.blob_error(what, d, format!("cannot be read: {e}")))
     }
 
-    fn parse_blob(&self, what: &str, d: &Descriptor) -> Result<Json, Vec<Diagnostic>> {
+    fn parse_blob(&self, what: &str, d: &Descriptor) -> Result<Json<'static>, Vec<Diagnostic>> {
         let bytes = self.verify(what, d, true)?.unwrap_or_default();
         let text = String::from_utf8(bytes).map_err(|_| self.malformed(format!("the {what} is not UTF-8")))?;
-        json::parse(&text).map_err(|e| self.malformed(format!("the {what} is not valid JSON: {}", e.message)))
+        json::parse(&text)
+            .map(Json::into_owned)
+            .map_err(|e| self.malformed(format!("the {what} is not valid JSON: {}", e.message)))
     }
 }
 
@@ -189,7 +192,7 @@ pub fn read_image(
     if let Some(J::Object(ls)) = field(&config, "config").and_then(|c| field(c, "Labels")).map(|x| &x.kind) {
         for (k, _, v) in ls {
             let J::Str(s) = &v.kind else { return Err(l.malformed(format!("the config label `{k}` is not a string"))) };
-            labels.insert(k.clone(), Value::text(s.as_str()));
+            labels.insert(k.to_string(), Value::text(s.as_ref()));
         }
     }
     let digest = |d: &Descriptor| Value::digest(DigestKind::Sha256, &parse_hex(&d.hex, 32).unwrap_or_default());

@@ -271,31 +271,40 @@ impl FsWorld {
         }
     }
 
-    /// A JSON file parsed, with its id in the sources (which keep its text).
-    fn json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
+    /// `f` of a JSON file parsed, with its id in the sources (which keep
+    /// its text). The document borrows the text (its strings are not
+    /// copied), so it is used here, not returned.
+    fn with_json<R>(
+        &self,
+        call: &WorldCall<'_>,
+        target: &Target,
+        f: impl FnOnce(&json::Json<'_>, FileId) -> R,
+    ) -> Result<R, Vec<Diagnostic>> {
         let path = &target.path;
-        match self.json_cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
-            Some(Err(diags)) => return Err(diags),
-            Some(Ok(fid)) => {
-                if let Some(text) = self.sources.lock().ok().and_then(|s| s.shared_text(fid)) {
-                    if let Ok(doc) = json::parse(&text) {
-                        return Ok((doc, fid));
-                    }
+        if let Some(Ok(fid)) = self.json_cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
+            if let Some(text) = self.sources.lock().ok().and_then(|s| s.shared_text(fid)) {
+                if let Ok(doc) = json::parse(&text) {
+                    return Ok(f(&doc, fid));
                 }
             }
-            None => {}
         }
-        let result = self.read_json(call, target);
+        let (text, fid) = self.read_json(call, target)?;
+        let doc = json::parse(&text).map_err(|e| {
+            vec![Diagnostic::error("E0305", format!("`{}` is not valid JSON: {}", call.path, e.message))
+                .at(fid, e.span, e.message.clone())
+                .with_secondary(call.call, "loaded here")]
+        })?;
         // A failure is not kept: each load that fails reads again, so its
         // diagnostic points at its own call (a kept one pointed every later
         // load of the file at the first).
-        if let (Ok((_, fid)), Ok(mut c)) = (&result, self.json_cache.lock()) {
-            c.insert(path.as_os_str().to_owned(), Ok(*fid));
+        if let Ok(mut c) = self.json_cache.lock() {
+            c.insert(path.as_os_str().to_owned(), Ok(fid));
         }
-        result
+        Ok(f(&doc, fid))
     }
 
-    fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(json::Json, FileId), Vec<Diagnostic>> {
+    /// A JSON file's text, read and added to the sources, and its id there.
+    fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
         let (p, path) = (call.path, &target.path);
         let cannot_read =
             |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
@@ -346,12 +355,7 @@ impl FsWorld {
                 .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {at}"))
                 .with_secondary(call.call, "loaded here")]);
         }
-        match json::parse(&text) {
-            Ok(doc) => Ok((doc, fid)),
-            Err(e) => Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid JSON: {}", e.message))
-                .at(fid, e.span, e.message.clone())
-                .with_secondary(call.call, "loaded here")]),
-        }
+        Ok((text, fid))
     }
 
     /// `path.canonicalize()`, from its folder's canonical form and listing
@@ -491,29 +495,20 @@ pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     read_sized(&mut file, meta.len(), u64::MAX)
 }
 
-/// The whole of an open file whose size is known from its metadata, in
-/// two reads (the bytes, then the end). `read_to_end` asks the file for
-/// its size and position again first: two more system calls per file,
-/// about a fifth of the time a run spends reading its receipts. A file
-/// that grew since is still read to its end, or to one byte past `limit`,
-/// which the caller refuses.
+/// The whole of an open file, expected to be `size` bytes (its metadata's
+/// word, or a guess), in two reads where it is no larger (the bytes, then
+/// the end). `File::read_to_end` asks the file for its size and position
+/// again first: two more system calls per file, about a fifth of the time
+/// a run spent reading its receipts; read through `take` it does not, and
+/// it reads into the buffer's spare room without zeroing it first (zeroing
+/// a guessed 16 KiB for each small receipt cost what the saved `fstat`
+/// did). A file that grew since is still read to its end, or to one byte
+/// past `limit`, which the caller refuses.
 pub(crate) fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
     // Never more than one byte past the limit, so never more memory.
-    let most = usize::try_from(limit).unwrap_or(usize::MAX).saturating_add(1);
-    let mut buf = vec![0u8; usize::try_from(size).unwrap_or(usize::MAX).saturating_add(1).min(most)];
-    let mut filled = 0;
-    while filled < most {
-        if filled == buf.len() {
-            buf.resize(buf.len().saturating_mul(2).min(most), 0);
-        }
-        match file.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    buf.truncate(filled);
+    let most = limit.saturating_add(1);
+    let mut buf = Vec::with_capacity(usize::try_from(size.saturating_add(1).min(most)).unwrap_or(usize::MAX));
+    file.take(most).read_to_end(&mut buf)?;
     Ok(buf)
 }
 
@@ -544,8 +539,7 @@ fn sha256_of(mut f: std::fs::File, size: u64) -> std::io::Result<[u8; 32]> {
 impl World for FsWorld {
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
         let target = self.resolve(call)?;
-        let (doc, fid) = self.json(call, &target)?;
-        json::decode(&doc, ty, types, fid, call.call)
+        self.with_json(call, &target, |doc, fid| json::decode(doc, ty, types, fid, call.call))?
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {

@@ -9,6 +9,7 @@ use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{FieldDef, Ty, TypeDef};
 use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Loc, Span};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -17,24 +18,41 @@ use std::sync::Arc;
 pub const MAX_DEPTH: usize = 512;
 
 #[derive(Debug, Clone)]
-pub enum J {
+pub enum J<'a> {
     Null,
     Bool(bool),
     /// The number as written.
-    Number(String),
-    Str(String),
-    Array(Vec<Json>),
+    Number(Cow<'a, str>),
+    /// Borrowed from the text where it has no escapes (nearly always: a
+    /// receipt's keys and values were each an allocation and a copy).
+    Str(Cow<'a, str>),
+    Array(Vec<Json<'a>>),
     /// Keys in order, with their spans.
-    Object(Vec<(String, Span, Json)>),
+    Object(Vec<(Cow<'a, str>, Span, Json<'a>)>),
 }
 
 #[derive(Debug, Clone)]
-pub struct Json {
-    pub kind: J,
+pub struct Json<'a> {
+    pub kind: J<'a>,
     pub span: Span,
 }
 
-impl Json {
+impl Json<'_> {
+    /// The document with its strings copied out of the text, for a caller
+    /// that keeps it past the text.
+    pub fn into_owned(self) -> Json<'static> {
+        let own = |s: Cow<'_, str>| Cow::Owned(s.into_owned());
+        let kind = match self.kind {
+            J::Null => J::Null,
+            J::Bool(b) => J::Bool(b),
+            J::Number(n) => J::Number(own(n)),
+            J::Str(s) => J::Str(own(s)),
+            J::Array(items) => J::Array(items.into_iter().map(Json::into_owned).collect()),
+            J::Object(fields) => J::Object(fields.into_iter().map(|(k, at, v)| (own(k), at, v.into_owned())).collect()),
+        };
+        Json { kind, span: self.span }
+    }
+
     fn describe(&self) -> &'static str {
         match self.kind {
             J::Null => "null",
@@ -54,7 +72,7 @@ pub struct JsonSyntaxError {
     pub message: String,
 }
 
-pub fn parse(text: &str) -> Result<Json, JsonSyntaxError> {
+pub fn parse(text: &str) -> Result<Json<'_>, JsonSyntaxError> {
     let mut p = Parser { s: text.as_bytes(), text, i: 0 };
     p.ws();
     let v = p.value(0)?;
@@ -71,7 +89,7 @@ struct Parser<'a> {
     i: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn err(&self, message: &str) -> JsonSyntaxError {
         let end = (self.i + 1).min(self.s.len()).max(self.i);
         let message = if self.i >= self.s.len() && !message.starts_with("unexpected end") {
@@ -95,7 +113,7 @@ impl Parser<'_> {
             false
         }
     }
-    fn value(&mut self, depth: usize) -> Result<Json, JsonSyntaxError> {
+    fn value(&mut self, depth: usize) -> Result<Json<'a>, JsonSyntaxError> {
         if depth > MAX_DEPTH {
             return Err(self.err(&format!("nested more than {MAX_DEPTH} levels deep")));
         }
@@ -185,14 +203,22 @@ impl Parser<'_> {
                 if self.i == digits {
                     return Err(self.err("expected digits"));
                 }
-                J::Number(self.text[start..self.i].to_string())
+                J::Number(Cow::Borrowed(self.text.get(start..self.i).ok_or_else(|| self.err("bad number"))?))
             }
             Some(_) => return Err(self.err("expected a JSON value")),
         };
         Ok(Json { kind, span: Span::new(start, self.i) })
     }
-    fn string(&mut self) -> Result<String, JsonSyntaxError> {
+    fn string(&mut self) -> Result<Cow<'a, str>, JsonSyntaxError> {
         self.i += 1;
+        // Most strings have no escape: the text itself, not a copy.
+        let plain = self.s[self.i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+        if let Some(n) = plain.filter(|&n| self.s.get(self.i + n) == Some(&b'"')) {
+            // It ends at an ASCII byte, so on a character boundary.
+            let text = self.text.get(self.i..self.i + n).ok_or_else(|| self.err("bad text"))?;
+            self.i += n + 1;
+            return Ok(Cow::Borrowed(text));
+        }
         let mut out = String::new();
         loop {
             let Some(&c) = self.s.get(self.i) else {
@@ -201,7 +227,7 @@ impl Parser<'_> {
             match c {
                 b'"' => {
                     self.i += 1;
-                    return Ok(out);
+                    return Ok(Cow::Owned(out));
                 }
                 b'\\' => {
                     let Some(&e) = self.s.get(self.i + 1) else {
@@ -323,7 +349,7 @@ impl Decoder<'_> {
                     None
                 }
             },
-            (Ty::Text, J::Str(s)) => Some(V::Text(s.as_str().into())),
+            (Ty::Text, J::Str(s)) => Some(V::Text(s.as_ref().into())),
             (Ty::Duration, J::Str(s)) => match parse_duration(s) {
                 Some(ms) => Some(V::Duration(ms)),
                 None => {
@@ -371,10 +397,10 @@ impl Decoder<'_> {
             (Ty::Option(_), J::Null) => Some(V::Option(None)),
             (Ty::Option(t), _) => Some(V::Option(Some(Arc::new(self.value(j, t, path)?)))),
             (Ty::Map(t), J::Object(fields)) => {
-                let mut out = BTreeMap::new();
+                let mut out: BTreeMap<String, Value> = BTreeMap::new();
                 let mut ok = true;
                 for (k, kspan, v) in fields {
-                    if out.contains_key(k) {
+                    if out.contains_key(k.as_ref()) {
                         self.duplicate(*kspan, k, path);
                         ok = false;
                         continue;
@@ -383,7 +409,7 @@ impl Decoder<'_> {
                     push_key(path, k);
                     match self.value(v, t, path) {
                         Some(x) => {
-                            out.insert(k.clone(), x);
+                            out.insert(k.to_string(), x);
                         }
                         None => ok = false,
                     }
@@ -410,8 +436,8 @@ impl Decoder<'_> {
                     },
                     TypeDef::Enum { variants } => {
                         let (name, body) = match &j.kind {
-                            J::Str(s) => (s.as_str(), None),
-                            J::Object(obj) if obj.len() == 1 => (obj[0].0.as_str(), Some(&obj[0])),
+                            J::Str(s) => (s.as_ref(), None),
+                            J::Object(obj) if obj.len() == 1 => (obj[0].0.as_ref(), Some(&obj[0])),
                             _ => {
                                 self.fail(
                                     j.span,
@@ -495,7 +521,7 @@ impl Decoder<'_> {
     fn fields(
         &mut self,
         obj_json: &Json,
-        obj: &[(String, Span, Json)],
+        obj: &[(Cow<'_, str>, Span, Json<'_>)],
         defs: &[FieldDef],
         open: bool,
         what: &str,
@@ -644,8 +670,24 @@ mod tests {
         let j = parse(r#"["café ☕ x\ny\"z\u00e9\ud83d\ude00 end", ""]"#).expect("valid");
         let J::Array(items) = &j.kind else { panic!("array") };
         let texts: Vec<&str> =
-            items.iter().filter_map(|i| if let J::Str(s) = &i.kind { Some(s.as_str()) } else { None }).collect();
+            items.iter().filter_map(|i| if let J::Str(s) = &i.kind { Some(s.as_ref()) } else { None }).collect();
         assert_eq!(texts, ["café ☕ x\ny\"zé\u{1f600} end", ""]);
+    }
+
+    #[test]
+    fn plain_strings_and_keys_borrow_the_text_and_escaped_ones_are_decoded() {
+        let j = parse(r#"{"plain": "sha256:ab", "esc\u0041ped": "a\"b", "n": -1.5e3}"#).expect("valid");
+        let J::Object(fields) = &j.kind else { panic!("object") };
+        let borrowed = |c: &Cow<'_, str>| matches!(c, Cow::Borrowed(_));
+        assert!(borrowed(&fields[0].0) && matches!(&fields[0].2.kind, J::Str(s) if borrowed(s) && s == "sha256:ab"));
+        assert!(!borrowed(&fields[1].0) && fields[1].0 == "escAped");
+        assert!(matches!(&fields[1].2.kind, J::Str(s) if !borrowed(s) && s == "a\"b"));
+        assert!(matches!(&fields[2].2.kind, J::Number(n) if n == "-1.5e3"));
+        // Owned, it outlives the text and says the same.
+        let owned = parse(r#"{"plain": "x"}"#).expect("valid").into_owned();
+        assert!(
+            matches!(&owned.kind, J::Object(f) if f[0].0 == "plain" && matches!(&f[0].2.kind, J::Str(s) if s == "x"))
+        );
     }
 
     #[test]
