@@ -295,11 +295,12 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     let files: Vec<SourceFile> = read.values().copied().collect();
     // Parsed on `jobs` threads, each tree measured for the nesting limit
     // there too.
-    let depths: std::sync::Mutex<HashMap<SourceFile, (usize, Span)>> = Default::default();
+    let depths: std::sync::Mutex<HashMap<SourceFile, Option<(usize, Span)>>> = Default::default();
+    let limit = limits.max_nesting;
     crate::par::warm(db, &files, jobs, |db, file| {
-        let depth = claim_syntax::depth::max_depth(&claim_sema::parse(db, *file).module);
+        let deep = claim_syntax::depth::deeper_than(&claim_sema::parse(db, *file).module, limit);
         if let Ok(mut d) = depths.lock() {
-            d.insert(*file, depth);
+            d.insert(*file, deep);
         }
     });
     let mut depths = depths.into_inner().unwrap_or_default();
@@ -318,9 +319,10 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
             },
         };
         let fid = file.file_id(db);
-        let (depth, at) =
-            depths.remove(&file).unwrap_or_else(|| claim_syntax::depth::max_depth(&claim_sema::parse(db, file).module));
-        if depth > limits.max_nesting {
+        let deep = depths
+            .remove(&file)
+            .unwrap_or_else(|| claim_syntax::depth::deeper_than(&claim_sema::parse(db, file).module, limit));
+        if let Some((depth, at)) = deep {
             found.errors.push(
                 Diagnostic::error("E0012", format!("nesting deeper than the limit of {} levels", limits.max_nesting))
                     .at(fid, at, format!("{depth} levels deep here"))

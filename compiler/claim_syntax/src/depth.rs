@@ -17,8 +17,24 @@ enum Node<'a> {
 /// The deepest nesting in the module and the span of the node that reaches
 /// it (depth 1 is a node directly in an item).
 pub fn max_depth(module: &Module) -> (usize, Span) {
+    deepest(module.items.iter())
+}
+
+/// `max_depth`, where it is deeper than `limit`; `None` where it is not.
+/// Only items that could be deeper are walked: every level of a nesting
+/// has a token of its own (an operator, a bracket, a keyword, a name) but
+/// a recovered `Error` leaf, and a token is at least a byte, so an item
+/// nests no deeper than its length in bytes plus one. Walking every tree
+/// of a large project was a tenth of loading it.
+pub fn deeper_than(module: &Module, limit: usize) -> Option<(usize, Span)> {
+    let (depth, at) =
+        deepest(module.items.iter().filter(|i| i.span.end.saturating_sub(i.span.start) as usize >= limit));
+    (depth > limit).then_some((depth, at))
+}
+
+fn deepest<'a>(items: impl Iterator<Item = &'a crate::ast::Item>) -> (usize, Span) {
     let mut stack: Vec<(Node<'_>, usize)> = Vec::new();
-    for item in &module.items {
+    for item in items {
         match &item.kind {
             ItemKind::Newtype { underlying, .. } => stack.push((Node::Ty(underlying), 1)),
             ItemKind::Record(r) => stack.extend(r.fields.iter().map(|f| (Node::Ty(&f.ty), 1))),
@@ -135,6 +151,46 @@ pub fn max_depth(module: &Module) -> (usize, Span) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every `.claim` file of the repository and the conformance suite.
+    fn sources() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut out = Vec::new();
+        let mut dirs = vec![
+            root.join("stdlib"),
+            root.join("claims"),
+            root.join("examples"),
+            root.join("tests"),
+            root.join("../shared/conformance"),
+        ];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "claim") {
+                    out.extend(std::fs::read_to_string(&p).ok());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn walking_only_long_items_finds_what_walking_all_does() {
+        let mut texts = sources();
+        assert!(texts.len() > 50, "found {} files", texts.len());
+        // Deep ones, where the long item is not the first or the last.
+        texts.push(format!("fact a: Int = 1\nfact b: Int = {}1\nfact c: Int = 2\n", "1 + ".repeat(40)));
+        texts.push(format!("fact a: Int = 1\nfact b: List<Int> = {}1{}\n", "[".repeat(30), "]".repeat(30)));
+        for text in &texts {
+            let m = crate::parse_module(text).module;
+            let all = max_depth(&m);
+            for limit in [0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 10_000] {
+                assert_eq!(deeper_than(&m, limit), (all.0 > limit).then_some(all), "limit {limit}:\n{text}");
+            }
+        }
+    }
 
     #[test]
     fn nesting_is_measured_without_recursion() {
