@@ -100,7 +100,7 @@ impl Resolver<'_> {
     }
 
     fn own(&self, name: &str) -> GlobalName {
-        GlobalName { module: self.module.clone(), name: name.into() }
+        GlobalName::of(self.module.clone(), name.into())
     }
 
     fn ty_at(&self, span: Span) -> Option<Ty> {
@@ -114,7 +114,7 @@ impl Resolver<'_> {
                 let path: Arc<str> = u.dotted().into();
                 self.push(u.path_span(), Def::Module(path.clone()), false, None);
                 for id in u.selection.iter().flatten() {
-                    let g = GlobalName { module: path.clone(), name: id.name.as_str().into() };
+                    let g = GlobalName::of(path.clone(), id.name.as_str().into());
                     self.push(id.span, Def::Item(g), false, None);
                 }
             }
@@ -215,7 +215,7 @@ impl Resolver<'_> {
             [m, name] => {
                 if let Some((full, _)) = self.scope.modules.get(m.name.as_str()) {
                     self.push(m.span, Def::Module(full.clone()), false, None);
-                    let g = GlobalName { module: full.clone(), name: name.name.as_str().into() };
+                    let g = GlobalName::of(full.clone(), name.name.as_str().into());
                     self.push(name.span, Def::Item(g), false, None);
                 }
             }
@@ -391,7 +391,7 @@ impl Resolver<'_> {
                 if let Some((full, _)) = self.scope.modules.get(b.name.as_str()) {
                     let full = full.clone();
                     self.push(b.span, Def::Module(full.clone()), false, None);
-                    let g = GlobalName { module: full, name: f.name.as_str().into() };
+                    let g = GlobalName::of(full, f.name.as_str().into());
                     self.push(f.span, Def::Item(g), false, self.ty_at(e.span));
                     return;
                 }

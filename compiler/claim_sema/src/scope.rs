@@ -38,7 +38,7 @@ impl Scope {
             scope.names.insert(
                 name.clone(),
                 ScopeName {
-                    target: GlobalName { module: module_name.clone(), name: name.clone() },
+                    target: GlobalName::of(module_name.clone(), name.clone()),
                     tag: e.tag,
                     span: e.span,
                     imported: false,
@@ -118,7 +118,7 @@ impl Scope {
                         scope.names.insert(
                             key.clone(),
                             ScopeName {
-                                target: GlobalName { module: target_module.clone(), name: key },
+                                target: GlobalName::of(target_module.clone(), key),
                                 tag: entry.tag,
                                 span: sel.span,
                                 imported: true,

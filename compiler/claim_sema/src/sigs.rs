@@ -200,7 +200,7 @@ impl ModuleSigs {
             }
             let key: Arc<str> = name.name.as_str().into();
             let loc = Loc::new(fid, name.span);
-            let gname = GlobalName { module: module.clone(), name: key.clone() };
+            let gname = GlobalName::of(module.clone(), key.clone());
             let def = match &item.kind {
                 ItemKind::Newtype { underlying, .. } => Some(TypeDef::Newtype(r.resolve(underlying, &mut d))),
                 ItemKind::Record(rec) => {

@@ -9,17 +9,29 @@ use std::sync::Arc;
 pub type Edges = Arc<[(Arc<GlobalName>, Arc<GlobalName>, claim_syntax::Span)]>;
 
 /// A program-wide name: the module that declares an item, and its name.
-#[derive(Clone, Debug)]
+/// Made with [`GlobalName::of`] or [`GlobalName::new`].
+#[derive(Clone)]
 pub struct GlobalName {
     pub module: Arc<str>,
     pub name: Arc<str>,
+    /// The hash of the two texts, found once: names are keys of the
+    /// program-wide maps, hashed again at every lookup.
+    hash: u64,
+}
+
+impl fmt::Debug for GlobalName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("GlobalName").field("module", &self.module).field("name", &self.name).finish()
+    }
 }
 
 // Names of one module share its `Arc`, and the program-wide maps compare
-// names constantly: equal pointers skip comparing the text.
+// names constantly: equal pointers skip comparing the text, and unequal
+// hashes skip it too.
 impl PartialEq for GlobalName {
     fn eq(&self, other: &Self) -> bool {
-        (Arc::ptr_eq(&self.module, &other.module) || self.module == other.module)
+        self.hash == other.hash
+            && (Arc::ptr_eq(&self.module, &other.module) || self.module == other.module)
             && (Arc::ptr_eq(&self.name, &other.name) || self.name == other.name)
     }
 }
@@ -29,8 +41,7 @@ impl Eq for GlobalName {}
 // By the text, as equality is: equal names hash alike.
 impl std::hash::Hash for GlobalName {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.module.hash(state);
-        self.name.hash(state);
+        state.write_u64(self.hash);
     }
 }
 
@@ -58,8 +69,16 @@ impl Ord for GlobalName {
 }
 
 impl GlobalName {
+    pub fn of(module: Arc<str>, name: Arc<str>) -> GlobalName {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        module.hash(&mut h);
+        name.hash(&mut h);
+        GlobalName { module, name, hash: h.finish() }
+    }
+
     pub fn new(module: &str, name: &str) -> GlobalName {
-        GlobalName { module: module.into(), name: name.into() }
+        GlobalName::of(module.into(), name.into())
     }
 }
 
