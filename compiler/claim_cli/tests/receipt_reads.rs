@@ -36,6 +36,15 @@ fn run(dir: &Path, entry: &str, extra: &[&str]) -> (i32, String) {
 
 const ENTRIES: [&str; 2] = ["main.claim", "."];
 
+/// Runs with each entry, and checks that it exits 0 with `summary`.
+fn passes_with_each_entry(dir: &Path, extra: &[&str], summary: &str) {
+    for entry in ENTRIES {
+        let (code, out) = run(dir, entry, extra);
+        assert_eq!(code, 0, "{entry}: {out}");
+        assert!(out.contains(summary), "{entry}: {out}");
+    }
+}
+
 /// A list of the numbers below `n` as JSON, and its length in bytes.
 fn numbers(n: i64) -> (String, usize) {
     let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
@@ -52,11 +61,7 @@ fn a_receipt_larger_than_the_first_read_is_read_whole() {
                 witness all_read { holds len(xs) == 30000 }\n\
                 witness the_last_is_there { holds len([x for x in xs if x == 29999]) == 1 }\n";
     let dir = project("large", &[("main.claim", main), ("data/xs.json", &json)]);
-    for entry in ENTRIES {
-        let (code, out) = run(&dir, entry, &[]);
-        assert_eq!(code, 0, "{entry}: {out}");
-        assert!(out.contains("2/2 PASS"), "{entry}: {out}");
-    }
+    passes_with_each_entry(&dir, &[], "2/2 PASS");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -72,11 +77,9 @@ fn the_load_limit_names_the_size_of_a_receipt_read_without_asking_it() {
         assert!(out.contains("[E0307]") && out.contains("`data/xs.json` is larger than the load limit"), "{out}");
         assert!(out.contains(&format!("{size} bytes; the limit is 1000")), "{entry}: {out}");
         assert!(!out.contains("PASS"), "{entry}: {out}");
-        // Exactly the limit is within it.
-        let (code, out) = run(&dir, entry, &["--max-load-bytes", &size.to_string()]);
-        assert_eq!(code, 0, "{entry}: {out}");
-        assert!(out.contains("1/1 PASS"), "{entry}: {out}");
     }
+    // Exactly the limit is within it.
+    passes_with_each_entry(&dir, &["--max-load-bytes", &size.to_string()], "1/1 PASS");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -89,11 +92,7 @@ fn a_receipt_reached_through_a_symlink_inside_the_root_reads_the_same() {
                 witness same { holds direct.n == 7 and linked.n == 7 }\n";
     let dir = project("link", &[("main.claim", main), ("data/r.json", r#"{"n": 7}"#)]);
     std::os::unix::fs::symlink("r.json", dir.join("data/link.json")).expect("symlink");
-    for entry in ENTRIES {
-        let (code, out) = run(&dir, entry, &[]);
-        assert_eq!(code, 0, "{entry}: {out}");
-        assert!(out.contains("1/1 PASS"), "{entry}: {out}");
-    }
+    passes_with_each_entry(&dir, &[], "1/1 PASS");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
