@@ -99,7 +99,7 @@ fn find_claim_files(dir: &Path, jobs: usize, mut listed: Option<&mut Listings>) 
                 }
             }
             if let Some(l) = listed.as_deref_mut() {
-                l.insert(d, entries.into_iter().map(|(name, kind)| (name, Kind::of(kind))).collect());
+                l.insert(d, as_entries(entries));
             }
         }
         level = next;
@@ -112,6 +112,16 @@ fn find_claim_files(dir: &Path, jobs: usize, mut listed: Option<&mut Listings>) 
 /// A folder's entries with their kinds (not following symlinks).
 fn read_folder(dir: &Path) -> std::io::Result<Vec<(std::ffi::OsString, std::fs::FileType)>> {
     std::fs::read_dir(dir)?.map(|e| e.and_then(|e| Ok((e.file_name(), e.file_type()?)))).collect()
+}
+
+fn as_entries(read: Vec<(std::ffi::OsString, std::fs::FileType)>) -> Entries {
+    read.into_iter().map(|(name, kind)| (name, Kind::of(kind))).collect()
+}
+
+/// A folder's listing: its entries and what each is (the world lists a
+/// folder the search for files did not).
+pub(crate) fn list(dir: &Path) -> std::io::Result<Entries> {
+    read_folder(dir).map(as_entries)
 }
 
 /// Groups the entries into projects. A file's root is the nearest folder

@@ -397,7 +397,7 @@ impl FsWorld {
         let taken = self.listed.lock().ok().and_then(|mut l| l.remove(dir));
         let entries = match taken {
             Some(entries) => entries,
-            None => list(&real).ok()?,
+            None => crate::project::list(&real).ok()?,
         };
         let f = Arc::new(Folder { real, entries });
         if let Ok(mut dirs) = self.real_dirs.lock() {
@@ -452,16 +452,6 @@ impl FsWorld {
 fn within(path: &Path, root: &Path) -> bool {
     let (p, r) = (path.as_os_str().as_encoded_bytes(), root.as_os_str().as_encoded_bytes());
     p.strip_prefix(r).is_some_and(|rest| rest.is_empty() || rest.starts_with(b"/") || r.ends_with(b"/"))
-}
-
-/// A folder's entries and what each is.
-fn list(dir: &Path) -> std::io::Result<crate::project::Entries> {
-    let mut entries = crate::project::Entries::default();
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        entries.insert(e.file_name(), Kind::of(e.file_type()?));
-    }
-    Ok(entries)
 }
 
 /// A folder held open, to open files relative to it.
