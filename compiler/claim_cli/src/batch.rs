@@ -182,7 +182,6 @@ impl RunState<'_> {
     /// false where only a fresh start will do: a module added, removed,
     /// unreadable, or with other `use`s than before.
     pub fn apply_change(&mut self, path: &std::path::Path) -> bool {
-        use salsa::Setter;
         for (p, db, l) in self.dbs.iter_mut() {
             let Ok(canon_root) = p.root.canonicalize() else { return false };
             let canon = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
@@ -211,7 +210,7 @@ impl RunState<'_> {
                 if let Ok(mut sources) = self.shared.lock() {
                     sources.set_text(file.file_id(db), text.clone());
                 }
-                file.set_text(db).to(text);
+                file.edit(db, text);
             } else {
                 db.refresh(path);
             }

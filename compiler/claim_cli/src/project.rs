@@ -279,7 +279,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
             )
             .with_help("raise the limit with `--max-files`, or give fewer entries"),
         );
-        let program = Program::new(db, BTreeMap::new(), Vec::new(), BTreeMap::new());
+        let program = Program::loaded(db, BTreeMap::new(), Vec::new(), BTreeMap::new());
         return Loaded { program, entries: Vec::new(), dirs: found.dirs, errors: found.errors };
     }
     let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
@@ -299,7 +299,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
         if let Some((text, fid)) =
             read_module(sources, project, limits, module, Some(path.clone()), fetched, &mut found)
         {
-            read.insert(module.clone(), SourceFile::new(db, module.clone(), text, fid));
+            read.insert(module.clone(), SourceFile::loaded(db, module.clone(), text, fid));
         }
     }
     let files: Vec<SourceFile> = read.values().copied().collect();
@@ -324,7 +324,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
             Some(file) => file,
             None if !tried.insert(module.clone()) => continue,
             None => match read_module(sources, project, limits, &module, None, None, &mut found) {
-                Some((text, fid)) => SourceFile::new(db, module.clone(), text, fid),
+                Some((text, fid)) => SourceFile::loaded(db, module.clone(), text, fid),
                 None => continue,
             },
         };
@@ -346,7 +346,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
         }
         modules.insert(module, file);
     }
-    let program = Program::new(db, modules, entries.clone(), found.unreadable);
+    let program = Program::loaded(db, modules, entries.clone(), found.unreadable);
     Loaded { program, entries, dirs: found.dirs, errors: found.errors }
 }
 

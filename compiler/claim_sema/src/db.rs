@@ -8,7 +8,7 @@ use crate::index::ItemIndex;
 use crate::scope::Scope;
 use crate::sigs::ModuleSigs;
 use claim_diagnostics::Diagnostic;
-use claim_syntax::{FileId, Parsed};
+use claim_syntax::{FileId, Parsed, Span};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -37,6 +37,45 @@ pub struct Program {
     /// reported at the `use` that names them.
     #[returns(ref)]
     pub unreadable: BTreeMap<String, String>,
+}
+
+/// Durabilities, as rust-analyzer uses them: a module as read at load is
+/// MEDIUM (the standard library, which never changes, HIGH), and a file
+/// becomes LOW once edited. After an edit salsa then re-verifies only what
+/// depends on edited files; what depends on MEDIUM and HIGH inputs alone
+/// it knows unchanged without walking its dependencies (a fifth of a
+/// re-check of 1,000 modules was that walk). Salsa reports a change with
+/// the durability the input had, so the first edit of a MEDIUM file still
+/// re-verifies everything once.
+impl SourceFile {
+    /// A module as read at load.
+    pub fn loaded(db: &dyn Db, module: String, text: Arc<str>, file_id: FileId) -> SourceFile {
+        let durability = if module == "std" || module.starts_with("std.") {
+            salsa::Durability::HIGH
+        } else {
+            salsa::Durability::MEDIUM
+        };
+        SourceFile::builder(module, text, file_id).durability(durability).new(db)
+    }
+
+    /// Sets an edited file's text: from now on it is LOW.
+    pub fn edit(self, db: &mut dyn Db, text: Arc<str>) {
+        use salsa::Setter;
+        self.set_text(db).with_durability(salsa::Durability::LOW).to(text);
+    }
+}
+
+impl Program {
+    /// The program as loaded: its module map changes only when a run
+    /// starts afresh.
+    pub fn loaded(
+        db: &dyn Db,
+        modules: BTreeMap<String, SourceFile>,
+        entries: Vec<String>,
+        unreadable: BTreeMap<String, String>,
+    ) -> Program {
+        Program::builder(modules, entries, unreadable).durability(salsa::Durability::MEDIUM).new(db)
+    }
 }
 
 #[salsa::db]
@@ -164,8 +203,27 @@ pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSig
     ModuleSigs::build(db, program, file)
 }
 
+/// The refusal codes every module knows without looking at other user
+/// modules: the built-in ones and the standard library's. A module's check
+/// resolves its codes against these and its own; any other it leaves to the
+/// program-wide merge (`CheckedModule::unresolved_codes`). So a module's
+/// check depends on no user module it does not import: an edit elsewhere
+/// never makes salsa walk its dependencies again (the program-wide set
+/// would have tied every module to every file).
+#[salsa::tracked(returns(ref))]
+pub fn std_refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTreeSet<Arc<str>> {
+    let mut codes: std::collections::BTreeSet<Arc<str>> =
+        crate::builtins::BUILTIN_CODES.iter().map(|(c, _)| Arc::from(*c)).collect();
+    for (module, file) in program.modules(db) {
+        if module == "std" || module.starts_with("std.") {
+            codes.extend(item_index(db, *file).refusals.iter().map(|r| r.0.clone()));
+        }
+    }
+    codes
+}
+
 /// Every refusal code the program declares (names only, so that editing a
-/// file elsewhere does not invalidate the modules that check codes).
+/// file elsewhere does not invalidate what reads them: completion).
 #[salsa::tracked(returns(ref))]
 pub fn refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTreeSet<Arc<str>> {
     let mut codes: std::collections::BTreeSet<Arc<str>> =
@@ -185,6 +243,10 @@ pub struct CheckedModule {
     pub edges: crate::ty::Edges,
     /// Refusal codes the module refuses with.
     pub refused: std::collections::BTreeSet<Arc<str>>,
+    /// Codes it names that neither it, the standard library nor the
+    /// built-ins declare, with where: the merge looks them up among every
+    /// module's (`E0212` if none declares them).
+    pub unresolved_codes: Vec<(Arc<str>, Span)>,
     pub diagnostics: Vec<Diagnostic>,
 }
 

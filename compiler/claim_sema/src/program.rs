@@ -134,6 +134,15 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         out.modules.insert((*name).clone(), sum.hir.clone());
     }
     out.types = Arc::new(types);
+    // Codes a module named but could not resolve alone: declared in
+    // another module, or nowhere.
+    for (_, sum) in &summaries {
+        for (code, span) in &sum.unresolved_codes {
+            if !out.refusals.contains_key(code) {
+                diags.push(undeclared_code(code, Loc::new(sum.file, *span), &out.refusals));
+            }
+        }
+    }
 
     let import_cycles = imports.cycles();
     for cycle in &import_cycles {
@@ -172,6 +181,16 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     diags.dedup();
     out.diagnostics = diags;
     out
+}
+
+/// A refusal code no module declares, with a close one if there is.
+fn undeclared_code(code: &str, at: Loc, declared: &BTreeMap<Arc<str>, hir::Refusal>) -> Diagnostic {
+    let d = Diagnostic::error("E0212", format!("undeclared refusal code `{code}`"))
+        .at_loc(at, "no `refusal` declares this code");
+    match claim_diagnostics::did_you_mean(code, declared.keys().map(|c| &**c)) {
+        Some(close) => d.with_help(format!("did you mean `{close}`?")),
+        None => d.with_help(format!("declare it: `refusal {code} \"what it means\"`")),
+    }
 }
 
 /// Call cycles over the whole program, each with where its first call is.

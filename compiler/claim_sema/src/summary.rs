@@ -24,6 +24,8 @@ pub struct ModuleSummary {
     /// The modules it `use`s, with where.
     pub imports: Vec<(String, Span)>,
     pub refused: Vec<Arc<str>>,
+    /// Codes the module's check could not resolve by itself, with where.
+    pub unresolved_codes: Vec<(Arc<str>, Span)>,
     /// Names of other modules that it reads (each once).
     pub reads_elsewhere: Vec<GlobalName>,
     /// Its facts and functions that nothing in the module reads: unread
@@ -135,6 +137,7 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
         diagnostics,
         imports: scope.imports.iter().map(|(m, span)| (m.to_string(), *span)).collect(),
         refused: checked.refused.iter().cloned().collect(),
+        unresolved_codes: checked.unresolved_codes.clone(),
         reads_elsewhere: elsewhere.into_iter().cloned().collect(),
         unread_here,
         reads: checked.edges.clone(),

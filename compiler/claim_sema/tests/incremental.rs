@@ -123,3 +123,67 @@ fn what_importers_read_is_kept_when_checking_in_parts() {
         assert_eq!(runs_of(&again, query).len(), 1, "{query}: {again:#?}");
     }
 }
+
+/// The program as a run loads it (`SourceFile::loaded`, `Program::loaded`:
+/// medium durability) and as an editor changes it (`SourceFile::edit`,
+/// low): every answer is a fresh database's, whichever file is edited and
+/// however often — a signature `main` reads changing in `lib`, then `main`
+/// itself, then `lib` back.
+#[test]
+fn edits_of_loaded_files_give_a_fresh_databases_answers() {
+    let db = Database::default();
+    let lib = SourceFile::loaded(&db, "lib".to_string(), LIB.into(), FileId(0));
+    let main = SourceFile::loaded(&db, "main".to_string(), MAIN.into(), FileId(1));
+    let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
+    let program = Program::loaded(&db, modules, vec!["main".to_string()], BTreeMap::new());
+    let mut db = db;
+    assert!(compile(&db, program).diagnostics.is_empty());
+    // Each edit, and what the program then says: wrong exactly when the two
+    // disagree on what `double` takes.
+    let edits: [(SourceFile, &str, &[&str]); 4] = [
+        (lib, "fn double(n: Text) -> Int { len(n) }\nrecord Wheel { name: Text }\n", &["E0203"]),
+        (main, "use lib.{double}\nwitness w { holds double(\"ab\") == 2 }\n", &[]),
+        (lib, LIB, &["E0203"]),
+        (main, MAIN, &[]),
+    ];
+    for (file, text, want) in edits {
+        file.edit(&mut db, text.into());
+        let (mut fresh, _, fresh_program, fresh_lib, fresh_main) = setup();
+        fresh_lib.set_text(&mut fresh).to(lib.text(&db).clone());
+        fresh_main.set_text(&mut fresh).to(main.text(&db).clone());
+        let codes = |c: &claim_sema::Compiled| c.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
+        assert_eq!(compile(&db, program).diagnostics, compile(&fresh, fresh_program).diagnostics, "after {text:?}");
+        assert_eq!(codes(compile(&db, program)), want, "after {text:?}");
+    }
+}
+
+/// A refusal code declared in a module that the refusing one does not
+/// import resolves all the same (codes are global): the module's check
+/// leaves it to the merge, which knows every module's. Renamed there, the
+/// refusing module is not checked again, yet the merge reports it, with
+/// the new name as the close one.
+#[test]
+fn a_code_declared_in_another_module_is_resolved_by_the_merge() {
+    let (mut db, log, program, lib, main) = setup();
+    let lib_id = format!("{:?}", salsa::plumbing::AsId::as_id(&lib));
+    lib.set_text(&mut db).to(format!("{LIB}refusal Drift \"the key drifted\"\n").into());
+    main.set_text(&mut db).to(
+        "fn f(n: Int) -> Int { require n > 0 else refuse Drift \"{n}\"; n }\nwitness w { refuses f(0) with Drift }\n"
+            .into(),
+    );
+    assert!(!compile(&db, program).has_errors(), "{:#?}", compile(&db, program).diagnostics);
+    executed(&log);
+
+    lib.set_text(&mut db).to(format!("{LIB}refusal Drifts \"the key drifted\"\n").into());
+    let diags: Vec<_> = compile(&db, program).diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+    // One module checked again: `lib`, whose text changed.
+    let again = executed(&log);
+    assert_eq!(runs_of(&again, "check_module").len(), 1, "{again:#?}");
+    assert!(ran(&again, "parse", &lib_id), "{again:#?}");
+    assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0212", "E0212"], "{diags:#?}");
+    for d in &diags {
+        assert_eq!(d.message, "undeclared refusal code `Drift`");
+        assert_eq!(d.primary.as_ref().map(|p| p.loc.file), Some(FileId(1)), "at the use in `main`");
+        assert_eq!(d.help.as_deref(), Some("did you mean `Drifts`?"));
+    }
+}

@@ -54,13 +54,13 @@ impl Workspace {
     fn file(&mut self, path: &Path, module: &str, text: String) -> SourceFile {
         if let Some(f) = self.files.get(path) {
             if **f.text(&self.db) != *text {
-                f.set_text(&mut self.db).to(text.into());
+                f.edit(&mut self.db, text.into());
             }
             return *f;
         }
         let id = FileId(self.next_id);
         self.next_id += 1;
-        let f = SourceFile::new(&self.db, module.to_string(), text.into(), id);
+        let f = SourceFile::loaded(&self.db, module.to_string(), text.into(), id);
         self.paths.insert(id, path.to_path_buf());
         self.files.insert(path.to_path_buf(), f);
         f
@@ -86,7 +86,7 @@ impl Workspace {
         }
         let modules = self.scan(&root)?;
         let entries: Vec<String> = modules.keys().filter(|m| !m.starts_with("std.")).cloned().collect();
-        let program = Program::new(&self.db, modules.clone(), entries, BTreeMap::new());
+        let program = Program::loaded(&self.db, modules.clone(), entries, BTreeMap::new());
         self.projects.push(Project { root, program, modules });
         Ok(self.projects.len() - 1)
     }
@@ -153,7 +153,7 @@ impl Workspace {
         let i = self.project_for(path)?;
         if let Some(f) = self.files.get(path).copied() {
             if **f.text(&self.db) != *text {
-                f.set_text(&mut self.db).to(text.into());
+                f.edit(&mut self.db, text.into());
             }
         }
         Ok(i)

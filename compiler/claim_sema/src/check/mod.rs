@@ -10,12 +10,14 @@ mod naming;
 mod pattern;
 mod records;
 
-use crate::db::{module_scope, module_sigs, parse, refusal_codes, CheckedModule, Db, Program, SourceFile};
+use crate::db::{
+    item_index, module_scope, module_sigs, parse, std_refusal_codes, CheckedModule, Db, Program, SourceFile,
+};
 use crate::hir;
 use crate::scope::Scope;
 use crate::sigs::{FactSig, FnSig, ModuleSigs, TypeResolver};
 use crate::ty::{GlobalName, Ty, TypeDef, TypeInfo};
-use claim_diagnostics::{did_you_mean, Diagnostic};
+use claim_diagnostics::Diagnostic;
 use claim_syntax::ast::{self, ItemKind};
 use claim_syntax::{FileId, Loc, Span};
 use std::collections::BTreeSet;
@@ -28,7 +30,11 @@ pub(crate) struct Checker<'a> {
     file: FileId,
     scope: &'a Scope,
     sigs: &'a ModuleSigs,
+    /// The codes this module resolves itself: built-in, the standard
+    /// library's and its own (`db::std_refusal_codes`).
     codes: &'a BTreeSet<Arc<str>>,
+    own_codes: &'a [(Arc<str>, Loc)],
+    unresolved_codes: Vec<(Arc<str>, Span)>,
     diags: Vec<Diagnostic>,
     /// Locals in scope, innermost last.
     locals: Vec<(Arc<str>, hir::Slot, Ty)>,
@@ -58,7 +64,9 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         file: file.file_id(db),
         scope: module_scope(db, program, file),
         sigs: module_sigs(db, program, file),
-        codes: refusal_codes(db, program),
+        codes: std_refusal_codes(db, program),
+        own_codes: &item_index(db, file).refusals,
+        unresolved_codes: Vec::new(),
         diags: Vec::new(),
         locals: Vec::new(),
         next_slot: 0,
@@ -85,7 +93,13 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
     out.facts.shrink_to_fit();
     out.witnesses.shrink_to_fit();
     out.frontiers.shrink_to_fit();
-    CheckedModule { hir: Arc::new(out), edges: edges.into(), refused: c.refused, diagnostics: c.diags }
+    CheckedModule {
+        hir: Arc::new(out),
+        edges: edges.into(),
+        refused: c.refused,
+        unresolved_codes: c.unresolved_codes,
+        diagnostics: c.diags,
+    }
 }
 
 impl<'a> Checker<'a> {
@@ -214,21 +228,15 @@ impl<'a> Checker<'a> {
         self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(_, s, t)| (*s, t.clone()))
     }
 
-    /// Checks that a refusal code is declared; suggests a close one.
+    /// Checks that a refusal code is declared: here, in the standard
+    /// library or built in; any other is left to the merge, which knows
+    /// every module's (`crate::program::undeclared_code`).
     fn check_code(&mut self, code: &ast::Ident) {
-        if self.codes.contains(code.name.as_str()) {
+        let name = code.name.as_str();
+        if self.codes.contains(name) || self.own_codes.iter().any(|(c, _)| &**c == name) {
             return;
         }
-        let mut d = Diagnostic::error("E0212", format!("undeclared refusal code `{}`", code.name)).at(
-            self.file,
-            code.span,
-            "no `refusal` declares this code",
-        );
-        match did_you_mean(&code.name, self.codes.iter().map(|c| &**c)) {
-            Some(close) => d = d.with_help(format!("did you mean `{close}`?")),
-            None => d = d.with_help(format!("declare it: `refusal {} \"what it means\"`", code.name)),
-        }
-        self.error(d);
+        self.unresolved_codes.push((name.into(), code.span));
     }
 
     /// The source file of a module of this program.
