@@ -9,13 +9,13 @@ use std::collections::BTreeMap;
 /// A directed graph over names, for cycle finding.
 pub struct NameGraph<N: Ord + Clone + std::hash::Hash> {
     graph: DiGraph<N, ()>,
-    // Hashed: the whole program's graph is rebuilt on every re-check.
-    nodes: std::collections::HashMap<N, NodeIndex>,
+    // Hashed, with Fx: a module's call graph is built with its summary.
+    nodes: rustc_hash::FxHashMap<N, NodeIndex>,
 }
 
 impl<N: Ord + Clone + std::hash::Hash> Default for NameGraph<N> {
     fn default() -> Self {
-        NameGraph { graph: DiGraph::new(), nodes: std::collections::HashMap::new() }
+        NameGraph { graph: DiGraph::new(), nodes: Default::default() }
     }
 }
 

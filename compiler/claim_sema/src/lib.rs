@@ -9,6 +9,7 @@ pub mod graph;
 pub mod hir;
 pub mod index;
 mod lints;
+pub mod names;
 pub mod program;
 pub mod scope;
 pub mod sigs;

@@ -10,79 +10,61 @@
 use crate::hir::{self, ExprKind, Lit, WitnessStmtKind};
 use crate::ty::GlobalName;
 use claim_diagnostics::Diagnostic;
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
-fn is_std(module: &str) -> bool {
-    module == "std" || module.starts_with("std.")
-}
-
-pub(crate) fn lints(
-    modules: &BTreeMap<String, Arc<hir::Module>>,
-    unread: &rustc_hash::FxHashSet<&GlobalName>,
-    refused: &BTreeSet<Arc<str>>,
-    refusals: &BTreeMap<Arc<str>, hir::Refusal>,
-    std_files: &BTreeSet<claim_syntax::FileId>,
-) -> Vec<Diagnostic> {
+/// W0004 and W0005: what one module's witnesses and frontiers say, found
+/// with its summary (they need no other module).
+pub(crate) fn local_lints(m: &hir::Module) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    // The modules that have an unread name: the others' facts and
-    // functions are not looked up (once per fact on every re-check, that
-    // was a twentieth of it).
-    let has_unread: rustc_hash::FxHashSet<&str> = unread.iter().map(|n| &*n.module).collect();
-    for (name, m) in modules.iter().filter(|(n, _)| !is_std(n)) {
-        let here = has_unread.contains(name.as_str());
-        let unread = |n: &GlobalName| here && unread.contains(n);
-        for f in &m.facts {
-            if unread(&f.name) && !f.name.name.starts_with('_') {
-                out.push(
-                    Diagnostic::warning("W0002", format!("fact `{}` has no reader", f.name.name))
-                        .at_loc(f.loc, "nothing reads this fact")
-                        .with_note("a fact is still evaluated, so broken data fails closed; but no witness, frontier, fact or function uses it")
-                        .with_help(format!("read it in a witness, or remove it; a name starting with `_` (`_{}`) says it is kept on purpose", f.name.name)),
-                );
-            }
-        }
-        for f in &m.functions {
-            if unread(&f.name) && !f.name.name.starts_with('_') {
-                out.push(
-                    Diagnostic::warning("W0002", format!("function `{}` has no reader", f.name.name))
-                        .at_loc(f.loc, "nothing calls this function")
-                        .with_help("call it from a witness, or remove it"),
-                );
-            }
-        }
-        for w in &m.witnesses {
-            let trivially_true = !w.stmts.is_empty()
-                && w.stmts.iter().all(|s| {
-                    matches!(&s.kind, WitnessStmtKind::Holds(hir::Expr { kind: ExprKind::Lit(Lit::Bool(true)), .. }))
-                });
-            if trivially_true {
-                out.push(
-                    Diagnostic::warning("W0004", format!("witness `{}` proves nothing", w.name))
-                        .at_loc(w.loc, "every statement is `holds true`")
-                        .with_help("state what must hold about the facts, or remove the witness"),
-                );
-            }
-        }
-        for f in &m.frontiers {
-            if f.condition.is_none() {
-                out.push(
-                    Diagnostic::warning("W0005", format!("frontier `{}` has no `dissolves when`", f.name))
-                        .at_loc(f.loc, "may stay open forever")
-                        .with_help("say what would close the gap: `dissolves when <condition on the facts>`, so the run fails when it has closed"),
-                );
-            }
+    for w in &m.witnesses {
+        let trivially_true = !w.stmts.is_empty()
+            && w.stmts.iter().all(|s| {
+                matches!(&s.kind, WitnessStmtKind::Holds(hir::Expr { kind: ExprKind::Lit(Lit::Bool(true)), .. }))
+            });
+        if trivially_true {
+            out.push(
+                Diagnostic::warning("W0004", format!("witness `{}` proves nothing", w.name))
+                    .at_loc(w.loc, "every statement is `holds true`")
+                    .with_help("state what must hold about the facts, or remove the witness"),
+            );
         }
     }
-    for r in refusals.values() {
-        let builtin = r.loc.file.0 == u32::MAX;
-        if !builtin && !std_files.contains(&r.loc.file) && !refused.contains(&r.code) {
+    for f in &m.frontiers {
+        if f.condition.is_none() {
             out.push(
-                Diagnostic::warning("W0003", format!("refusal code `{}` is never refused", r.code))
-                    .at_loc(r.loc, "declared here, but no `refuse` uses it")
-                    .with_help("refuse with it where the standing cannot be derived, or remove it"),
+                Diagnostic::warning("W0005", format!("frontier `{}` has no `dissolves when`", f.name))
+                    .at_loc(f.loc, "may stay open forever")
+                    .with_help("say what would close the gap: `dissolves when <condition on the facts>`, so the run fails when it has closed"),
             );
         }
     }
     out
+}
+
+/// W0002 for a fact or function nothing reads (`names::ProgramNames::unread`),
+/// unless its name starts with `_`.
+pub(crate) fn unread(m: &hir::Module, name: &GlobalName) -> Option<Diagnostic> {
+    if name.name.starts_with('_') {
+        return None;
+    }
+    if let Some(f) = m.facts.iter().find(|f| f.name == *name) {
+        return Some(
+            Diagnostic::warning("W0002", format!("fact `{}` has no reader", f.name.name))
+                .at_loc(f.loc, "nothing reads this fact")
+                .with_note("a fact is still evaluated, so broken data fails closed; but no witness, frontier, fact or function uses it")
+                .with_help(format!("read it in a witness, or remove it; a name starting with `_` (`_{}`) says it is kept on purpose", f.name.name)),
+        );
+    }
+    let f = m.functions.iter().find(|f| f.name == *name)?;
+    Some(
+        Diagnostic::warning("W0002", format!("function `{}` has no reader", f.name.name))
+            .at_loc(f.loc, "nothing calls this function")
+            .with_help("call it from a witness, or remove it"),
+    )
+}
+
+/// W0003 for a code declared and never refused with.
+pub(crate) fn never_refused(r: &hir::Refusal) -> Diagnostic {
+    Diagnostic::warning("W0003", format!("refusal code `{}` is never refused", r.code))
+        .at_loc(r.loc, "declared here, but no `refuse` uses it")
+        .with_help("refuse with it where the standing cannot be derived, or remove it")
 }

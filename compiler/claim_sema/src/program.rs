@@ -11,7 +11,7 @@ use crate::summary::module_summary;
 use crate::ty::{GlobalName, TypeInfo};
 use claim_diagnostics::Diagnostic;
 use claim_syntax::Loc;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -62,16 +62,6 @@ impl Compiled {
 pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut out = Compiled::default();
     let mut diags = Vec::new();
-    let mut imports: NameGraph<String> = NameGraph::default();
-    let mut use_sites: FxHashMap<(&str, &str), Loc> = Default::default();
-    let mut witnesses = Unique::default();
-    let mut frontiers = Unique::default();
-    // Borrowed from the summaries: every module reads the same few names
-    // of others (the standard library's), and cloning each into the set
-    // was a tenth of a re-check.
-    let mut read_elsewhere: FxHashSet<&GlobalName> = Default::default();
-    let mut refused: std::collections::BTreeSet<Arc<str>> = Default::default();
-    let mut std_files: std::collections::BTreeSet<claim_syntax::FileId> = Default::default();
     let mut cycles: Vec<(Vec<GlobalName>, Option<Loc>)> = Vec::new();
     for (code, summary) in crate::builtins::BUILTIN_CODES {
         out.refusals.insert(
@@ -86,20 +76,14 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     let mut types = BTreeMap::new();
     let summaries: Vec<(&String, &crate::summary::ModuleSummary)> =
         program.modules(db).iter().map(|(name, file)| (name, module_summary(db, program, *file))).collect();
-    witnesses.reserve(summaries.iter().map(|(_, s)| s.witnesses.len()).sum());
+    // What needs names only is answered by its own query, usually reused
+    // as it was (`names.rs`); positions are looked up for what it finds.
+    let names = crate::names::program_names(db, program);
+    out.items.reserve(summaries.len());
+    out.reads.reserve(summaries.len());
     for (name, sum) in &summaries {
         let fid = sum.file;
         diags.extend(sum.diagnostics.iter().cloned());
-        imports.node(name);
-        for (target, span) in &sum.imports {
-            imports.edge(name, target);
-            use_sites.entry((name.as_str(), target.as_str())).or_insert(Loc::new(fid, *span));
-        }
-        if sum.is_std {
-            std_files.insert(fid);
-        }
-        refused.extend(sum.refused.iter().cloned());
-        read_elsewhere.extend(sum.reads_elsewhere.iter());
         cycles.extend(sum.cycles.iter().map(|(c, at)| (c.clone(), at.map(|s| Loc::new(fid, s)))));
         for t in &sum.types {
             types.insert(t.name.clone(), t.clone());
@@ -120,19 +104,15 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             }
             out.refusals.insert(r.code.clone(), r.clone());
         }
-        for (w, span, key) in &sum.witnesses {
-            witnesses.check(&mut diags, w, *key, Loc::new(fid, *span), "E0214", "witness");
-        }
-        for (f, span, key) in &sum.frontiers {
-            frontiers.check(&mut diags, f, *key, Loc::new(fid, *span), "E0221", "frontier");
-        }
-        out.items.insert(
-            Arc::from(name.as_str()),
-            Items { hir: sum.hir.clone(), functions: sum.functions.clone(), facts: sum.facts.clone() },
-        );
+        // The summary's copy of the name, where it is the map's (a file
+        // shared by two projects may be two modules).
+        let module = if *sum.module == ***name { sum.module.clone() } else { Arc::from(name.as_str()) };
+        out.items
+            .insert(module, Items { hir: sum.hir.clone(), functions: sum.functions.clone(), facts: sum.facts.clone() });
         out.reads.push(sum.reads.clone());
-        out.modules.insert((*name).clone(), sum.hir.clone());
     }
+    // Built at once from the sorted module map, not name by name.
+    out.modules = summaries.iter().map(|(name, sum)| ((*name).clone(), sum.hir.clone())).collect();
     out.types = Arc::new(types);
     // Codes a module named but could not resolve alone: declared in
     // another module, or nowhere.
@@ -143,10 +123,15 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             }
         }
     }
+    if names.names_repeat {
+        diags.extend(names_declared_twice(&summaries));
+    }
 
-    let import_cycles = imports.cycles();
-    for cycle in &import_cycles {
-        let loc = use_sites.get(&(cycle[0].as_str(), cycle[1].as_str())).copied();
+    for cycle in &names.import_cycles {
+        let loc = summaries.iter().find(|(name, _)| **name == cycle[0]).and_then(|(_, s)| {
+            let (_, span) = s.imports.iter().find(|(target, _)| *target == cycle[1])?;
+            Some(Loc::new(s.file, *span))
+        });
         let path = cycle.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" → ");
         let mut d = Diagnostic::error("E0102", format!("import cycle: {path}"))
             .with_help("move what these modules share into a module that none of them imports");
@@ -155,7 +140,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         }
         diags.push(d);
     }
-    if !import_cycles.is_empty() {
+    if !names.import_cycles.is_empty() {
         // Calls may then go round through several modules: the whole call
         // graph it is.
         cycles = whole_call_graph_cycles(&summaries);
@@ -173,14 +158,38 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     }
     // Lints speak about programs that compile; beside errors they are noise.
     if !diags.iter().any(Diagnostic::is_error) {
-        let unread: FxHashSet<&GlobalName> =
-            summaries.iter().flat_map(|(_, s)| s.unread_here.iter()).filter(|n| !read_elsewhere.contains(*n)).collect();
-        diags.extend(crate::lints::lints(&out.modules, &unread, &refused, &out.refusals, &std_files));
+        for (_, sum) in &summaries {
+            diags.extend(sum.local_lints.iter().cloned());
+        }
+        for name in &names.unread {
+            if let Some(d) = out.modules.get(&*name.module).and_then(|m| crate::lints::unread(m, name)) {
+                diags.push(d);
+            }
+        }
+        diags.extend(names.never_refused.iter().filter_map(|c| out.refusals.get(c)).map(crate::lints::never_refused));
     }
     diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diags.dedup();
     out.diagnostics = diags;
     out
+}
+
+/// E0214 and E0221: witness and frontier names declared twice, where
+/// `names::program_names` found two of one hash.
+fn names_declared_twice(summaries: &[(&String, &crate::summary::ModuleSummary)]) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let mut witnesses = Unique::default();
+    let mut frontiers = Unique::default();
+    witnesses.reserve(summaries.iter().map(|(_, s)| s.witnesses.len()).sum());
+    for (_, sum) in summaries {
+        for (w, span, key) in &sum.witnesses {
+            witnesses.check(&mut diags, w, *key, Loc::new(sum.file, *span), "E0214", "witness");
+        }
+        for (f, span, key) in &sum.frontiers {
+            frontiers.check(&mut diags, f, *key, Loc::new(sum.file, *span), "E0221", "frontier");
+        }
+    }
+    diags
 }
 
 /// A refusal code no module declares, with a close one if there is.

@@ -16,11 +16,16 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ModuleSummary {
     pub file: FileId,
+    /// Its module path, shared by the merged program's maps.
+    pub module: Arc<str>,
     pub is_std: bool,
     pub hir: Arc<hir::Module>,
     /// Every diagnostic of the module's own queries (syntax, names,
     /// signatures, types).
     pub diagnostics: Vec<Diagnostic>,
+    /// Its lints that need no other module (W0004, W0005; none for the
+    /// standard library): reported where the program has no error.
+    pub local_lints: Vec<Diagnostic>,
     /// The modules it `use`s, with where.
     pub imports: Vec<(String, Span)>,
     pub refused: Vec<Arc<str>>,
@@ -131,10 +136,13 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
     }
     let functions = hir.functions.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
     let facts = hir.facts.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
+    let is_std = module == "std" || module.starts_with("std.");
     ModuleSummary {
         file: fid,
-        is_std: module == "std" || module.starts_with("std."),
+        module: module.into(),
+        is_std,
         diagnostics,
+        local_lints: if is_std { Vec::new() } else { crate::lints::local_lints(&hir) },
         imports: scope.imports.iter().map(|(m, span)| (m.to_string(), *span)).collect(),
         refused: checked.refused.iter().cloned().collect(),
         unresolved_codes: checked.unresolved_codes.clone(),

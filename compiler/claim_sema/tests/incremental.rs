@@ -187,3 +187,33 @@ fn a_code_declared_in_another_module_is_resolved_by_the_merge() {
         assert_eq!(d.help.as_deref(), Some("did you mean `Drifts`?"));
     }
 }
+
+/// The checks by name (`names::program_names`) are reused while no name
+/// changes, and answer afresh when one does: a witness of `lib` renamed to
+/// `main`'s name is declared twice (where, in both), renamed back it is
+/// not; a `use` that closes a cycle is one, removed it is not.
+#[test]
+fn checks_by_name_follow_the_names() {
+    let (mut db, _log, program, lib, _main) = setup();
+    let codes = |db: &Database| compile(db, program).diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
+    assert_eq!(codes(&db), Vec::<&str>::new());
+    for (text, want) in [
+        (format!("{LIB}witness v {{ holds double(1) == 2 }}\n"), vec![]),
+        (format!("{LIB}witness w {{ holds double(1) == 2 }}\n"), vec!["E0214"]),
+        // Same names, positions shifted: still declared twice.
+        (format!("{LIB}\n\nwitness w {{ holds double(1) == 2 }}\n"), vec!["E0214"]),
+        (format!("{LIB}witness v {{ holds double(1) == 2 }}\n"), vec![]),
+        (format!("use main\n{LIB}"), vec!["E0102"]),
+        (LIB.to_string(), vec![]),
+    ] {
+        lib.set_text(&mut db).to(text.as_str().into());
+        assert_eq!(codes(&db), want, "lib: {text:?}");
+        if want == ["E0214"] {
+            let d = &compile(&db, program).diagnostics[0];
+            let at =
+                |l: &claim_diagnostics::Label| (l.loc.file, &text[l.loc.span.start as usize..l.loc.span.end as usize]);
+            assert_eq!(d.primary.as_ref().map(|p| p.loc.file), Some(FileId(1)), "{d:#?}");
+            assert_eq!(d.secondary.iter().map(at).collect::<Vec<_>>(), vec![(FileId(0), "w")], "{d:#?}");
+        }
+    }
+}
