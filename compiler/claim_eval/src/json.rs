@@ -1,18 +1,11 @@
-//! JSON with byte spans, and the strict decoding of §6. Every decoding
+//! JSON with byte spans; the strict decoding of §6 is in `decode.rs`. Every decoding
 //! error points into the JSON file at the offending value (at the key, for
 //! an extra field; at the object, for a missing one) with its JSONPath, and
 //! one file reports all of its errors, not just the first.
 
-use crate::value::{Origin, RecordVal, Value, VariantVal, V};
-use crate::world::Types;
-use claim_diagnostics::Diagnostic;
-use claim_sema::ty::{FieldDef, Ty, TypeDef};
-use claim_syntax::token::DigestKind;
-use claim_syntax::{FileId, Loc, Span};
+use claim_syntax::Span;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::sync::Arc;
 
 /// Nesting deeper than this is refused rather than risk the stack.
 pub const MAX_DEPTH: usize = 512;
@@ -53,7 +46,7 @@ impl Json<'_> {
         Json { kind, span: self.span }
     }
 
-    fn describe(&self) -> &'static str {
+    pub(crate) fn describe(&self) -> &'static str {
         match self.kind {
             J::Null => "null",
             J::Bool(_) => "a boolean",
@@ -282,311 +275,7 @@ impl<'a> Parser<'a> {
 /// Decodes a parsed JSON document (`doc`, of the file `file`) into `ty`;
 /// every value remembers where in the file it was read. `call` is the
 /// `load` (for a secondary label); every error found is returned.
-pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
-    let mut d = Decoder { types, file, call, errors: Vec::new() };
-    let v = d.value(doc, ty, &mut "$".to_string());
-    match v {
-        Some(v) if d.errors.is_empty() => Ok(v),
-        _ => Err(d.errors),
-    }
-}
-
-struct Decoder<'a> {
-    types: &'a Types,
-    file: FileId,
-    call: Loc,
-    errors: Vec<Diagnostic>,
-}
-
-/// Reads a Duration written as a literal: `"3h"`, `"250ms"`.
-pub fn parse_duration(s: &str) -> Option<i64> {
-    let split = s.find(|c: char| !c.is_ascii_digit())?;
-    let (digits, unit) = s.split_at(split);
-    let n: i64 = digits.parse().ok()?;
-    let factor = match unit {
-        "ms" => 1,
-        "s" => 1_000,
-        "min" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => return None,
-    };
-    n.checked_mul(factor)
-}
-
-impl Decoder<'_> {
-    fn fail(&mut self, at: Span, path: &str, message: String, label: String) {
-        self.errors.push(
-            Diagnostic::error("E0306", format!("{message} at `{path}`"))
-                .at(self.file, at, label)
-                .with_secondary(self.call, "loaded here"),
-        );
-    }
-
-    fn origin(&self, j: &Json) -> Origin {
-        Origin::Json(Loc::new(self.file, j.span))
-    }
-
-    fn value(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<Value> {
-        let v = self.kind(j, ty, path)?;
-        Some(Value::new(v).with_origin(self.origin(j)))
-    }
-
-    fn wrong(&mut self, j: &Json, ty: &Ty, path: &str) -> Option<V> {
-        self.fail(j.span, path, format!("expected `{ty}`, found {}", j.describe()), format!("expected `{ty}`"));
-        None
-    }
-
-    fn kind(&mut self, j: &Json, ty: &Ty, path: &mut String) -> Option<V> {
-        match (ty, &j.kind) {
-            (Ty::Bool, J::Bool(b)) => Some(V::Bool(*b)),
-            (Ty::Int, J::Number(n)) => match n.parse::<i64>() {
-                Ok(n) => Some(V::Int(n)),
-                Err(_) => {
-                    let what =
-                        if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
-                    self.fail(j.span, path, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
-                    None
-                }
-            },
-            (Ty::Text, J::Str(s)) => Some(V::Text(s.as_ref().into())),
-            (Ty::Duration, J::Str(s)) => match parse_duration(s) {
-                Some(ms) => Some(V::Duration(ms)),
-                None => {
-                    self.fail(
-                        j.span,
-                        path,
-                        format!("`{s}` is not a Duration"),
-                        "expected a Duration such as \"3h\" or \"250ms\"".into(),
-                    );
-                    None
-                }
-            },
-            (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
-                let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
-                let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
-                match crate::value::parse_digest_bytes(body, kind.hex_len() / 2) {
-                    Some(bytes) => Some(V::Digest(kind, bytes)),
-                    None => {
-                        let why = if body.chars().any(|c| c.is_ascii_uppercase()) {
-                            "has uppercase hex digits".to_string()
-                        } else if !body.chars().all(|c| c.is_ascii_hexdigit()) {
-                            "has characters that are not hex digits".to_string()
-                        } else {
-                            format!("has {} hex digits, expected {}", body.len(), kind.hex_len())
-                        };
-                        self.fail(j.span, path, format!("malformed {} digest", kind.prefix()), why.to_string());
-                        None
-                    }
-                }
-            }
-            (Ty::List(t), J::Array(items)) => {
-                let mut out = Vec::with_capacity(items.len());
-                let mut ok = true;
-                for (i, item) in items.iter().enumerate() {
-                    let len = path.len();
-                    let _ = write!(path, "[{i}]");
-                    match self.value(item, t, path) {
-                        Some(v) => out.push(v),
-                        None => ok = false,
-                    }
-                    path.truncate(len);
-                }
-                ok.then(|| V::List(Arc::new(out)))
-            }
-            (Ty::Option(_), J::Null) => Some(V::Option(None)),
-            (Ty::Option(t), _) => Some(V::Option(Some(Arc::new(self.value(j, t, path)?)))),
-            (Ty::Map(t), J::Object(fields)) => {
-                let mut out: BTreeMap<String, Value> = BTreeMap::new();
-                let mut ok = true;
-                for (k, kspan, v) in fields {
-                    if out.contains_key(k.as_ref()) {
-                        self.duplicate(*kspan, k, path);
-                        ok = false;
-                        continue;
-                    }
-                    let len = path.len();
-                    push_key(path, k);
-                    match self.value(v, t, path) {
-                        Some(x) => {
-                            out.insert(k.to_string(), x);
-                        }
-                        None => ok = false,
-                    }
-                    path.truncate(len);
-                }
-                ok.then(|| V::Map(Arc::new(out)))
-            }
-            (Ty::Named(n), _) => {
-                let Some(info) = self.types.get(n) else {
-                    return self.wrong(j, ty, path);
-                };
-                match &info.def {
-                    TypeDef::Newtype(u) => self.kind(j, u, path),
-                    TypeDef::Record { fields, open } => match &j.kind {
-                        J::Object(obj) => {
-                            let values = self.fields(j, obj, fields, *open, &n.name, path)?;
-                            Some(V::Record(Arc::new(RecordVal {
-                                name: n.name.clone(),
-                                names: claim_sema::ty::field_names(fields),
-                                fields: values,
-                            })))
-                        }
-                        _ => self.wrong(j, ty, path),
-                    },
-                    TypeDef::Enum { variants } => {
-                        let (name, body) = match &j.kind {
-                            J::Str(s) => (s.as_ref(), None),
-                            J::Object(obj) if obj.len() == 1 => (obj[0].0.as_ref(), Some(&obj[0])),
-                            _ => {
-                                self.fail(
-                                    j.span,
-                                    path,
-                                    format!("expected a variant of `{}`", n.name),
-                                    "expected a variant name, or an object with one key".into(),
-                                );
-                                return None;
-                            }
-                        };
-                        let Some((i, var)) = variants.iter().enumerate().find(|(_, v)| &*v.name == name) else {
-                            let names: Vec<&str> = variants.iter().map(|v| &*v.name).collect();
-                            let mut label = format!("not a variant of `{}`", n.name);
-                            if let Some(close) = claim_diagnostics::did_you_mean(name, names.iter().copied()) {
-                                label = format!("{label}; did you mean `{close}`?");
-                            }
-                            self.fail(j.span, path, format!("unknown variant `{name}` of `{}`", n.name), label);
-                            return None;
-                        };
-                        match (&var.fields, body) {
-                            (None, None) => Some(V::Variant(Arc::new(VariantVal {
-                                name: var.name.clone(),
-                                index: i as u32,
-                                names: None,
-                                fields: vec![],
-                            }))),
-                            (Some(fields), Some((k, _, inner))) => {
-                                let len = path.len();
-                                push_key(path, k);
-                                let values = match &inner.kind {
-                                    J::Object(obj) => self.fields(inner, obj, fields, false, &var.name, path),
-                                    _ => {
-                                        self.fail(
-                                            inner.span,
-                                            path,
-                                            format!("expected the fields of `{}`", var.name),
-                                            "expected an object".into(),
-                                        );
-                                        None
-                                    }
-                                };
-                                path.truncate(len);
-                                let names = Some(claim_sema::ty::field_names(fields));
-                                Some(V::Variant(Arc::new(VariantVal {
-                                    name: var.name.clone(),
-                                    index: i as u32,
-                                    names,
-                                    fields: values?,
-                                })))
-                            }
-                            (None, Some(_)) => {
-                                self.fail(
-                                    j.span,
-                                    path,
-                                    format!("variant `{}` has no fields", var.name),
-                                    format!("write it as the string \"{}\"", var.name),
-                                );
-                                None
-                            }
-                            (Some(_), None) => {
-                                self.fail(
-                                    j.span,
-                                    path,
-                                    format!("variant `{}` carries fields", var.name),
-                                    format!("write it as {{\"{}\": {{…}}}}", var.name),
-                                );
-                                None
-                            }
-                        }
-                    }
-                }
-            }
-            _ => self.wrong(j, ty, path),
-        }
-    }
-
-    fn duplicate(&mut self, at: Span, key: &str, path: &str) {
-        self.fail(at, path, format!("duplicate key `{key}`"), "this key appears twice in the object".into());
-    }
-
-    fn fields(
-        &mut self,
-        obj_json: &Json,
-        obj: &[(Cow<'_, str>, Span, Json<'_>)],
-        defs: &[FieldDef],
-        open: bool,
-        what: &str,
-        path: &mut String,
-    ) -> Option<Vec<Value>> {
-        // Receipts are small objects: comparing with the keys before is
-        // cheaper than building a set, until an object is large.
-        let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
-        let small = obj.len() <= 16;
-        let mut ok = true;
-        for (i, (k, kspan, _)) in obj.iter().enumerate() {
-            let again = if small {
-                obj[..i].iter().any(|(before, _, _)| before == k)
-            } else {
-                seen.insert(k, *kspan).is_some()
-            };
-            if again {
-                self.duplicate(*kspan, k, path);
-                ok = false;
-            } else if !open && !defs.iter().any(|d| *d.json_key == **k) {
-                let len = path.len();
-                push_key(path, k);
-                self.fail(
-                    *kspan,
-                    path,
-                    format!("unexpected field `{k}` in `{what}`"),
-                    format!("`{what}` has no field `{k}`"),
-                );
-                if let Some(d) = self.errors.last_mut() {
-                    d.help = Some(format!(
-                        "declare the record with `..` to allow fields it does not name: `record {what} {{ …, .. }}`"
-                    ));
-                }
-                path.truncate(len);
-                ok = false;
-            }
-        }
-        let mut out = Vec::with_capacity(defs.len());
-        for d in defs {
-            let found = obj.iter().find(|(k, _, _)| *k == *d.json_key);
-            let len = path.len();
-            push_key(path, &d.json_key);
-            let v = match (found, &d.ty) {
-                (Some((_, _, j)), ty) => self.value(j, ty, path),
-                (None, Ty::Option(_)) => Some(Value::new(V::Option(None))),
-                (None, _) => {
-                    path.truncate(len);
-                    self.fail(
-                        obj_json.span,
-                        path,
-                        format!("missing field `{}` of `{what}`", d.json_key),
-                        format!("this object has no `{}`", d.json_key),
-                    );
-                    None
-                }
-            };
-            path.truncate(len);
-            match v {
-                Some(v) => out.push(v),
-                None => ok = false,
-            }
-        }
-        ok.then_some(out)
-    }
-}
+pub use crate::decode::{decode, parse_duration};
 
 /// The JSONPath of the value at `span` in a JSON text (as decoding names
 /// it: `$`, `.key` or `["odd key"]`, `[index]`); `None` where the text no
@@ -628,7 +317,7 @@ pub fn path_at(text: &str, span: Span) -> Option<String> {
     walk(&doc, span, &mut path).then_some(path)
 }
 
-fn push_key(path: &mut String, key: &str) {
+pub(crate) fn push_key(path: &mut String, key: &str) {
     if !key.is_empty()
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !key.starts_with(|c: char| c.is_ascii_digit())

@@ -3,6 +3,7 @@
 //! facts (§5–§7). Pure: the outside world is reached through [`World`].
 
 pub mod builtins;
+mod decode;
 pub mod eval;
 pub mod evidence_lint;
 pub mod incremental;

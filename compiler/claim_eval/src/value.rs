@@ -157,12 +157,13 @@ impl PartialEq for Value {
 /// Lowercase hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[(b >> 4) as usize] as char);
-        s.push(DIGITS[(b & 15) as usize] as char);
+    let mut s = vec![0u8; bytes.len() * 2];
+    for (pair, b) in s.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[(b >> 4) as usize];
+        pair[1] = DIGITS[(b & 15) as usize];
     }
-    s
+    // ASCII digits only: always UTF-8 (pushing `char`s encoded each one).
+    String::from_utf8(s).unwrap_or_default()
 }
 
 /// Parses exactly `len` bytes of lowercase hex.
@@ -176,21 +177,34 @@ pub fn parse_hex(s: &str, len: usize) -> Option<Vec<u8>> {
 /// several digests and a run reads tens of thousands of receipts: decoded
 /// a nibble at a time, not through `from_str_radix` per byte.
 pub fn hex_into(s: &str, out: &mut [u8]) -> Option<()> {
-    fn nibble(c: u8) -> Option<u8> {
-        match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            _ => None,
+    // Each byte's value as a digit, or `BAD`: one load per digit.
+    const BAD: u8 = 0xff;
+    const NIBBLES: [u8; 256] = {
+        let mut t = [BAD; 256];
+        let mut i = 0;
+        while i < 10 {
+            t[b'0' as usize + i] = i as u8;
+            i += 1;
         }
-    }
+        let mut i = 0;
+        while i < 6 {
+            t[b'a' as usize + i] = 10 + i as u8;
+            i += 1;
+        }
+        t
+    };
     let b = s.as_bytes();
     if b.len() != out.len() * 2 {
         return None;
     }
+    let mut bad = 0u8;
     for (o, pair) in out.iter_mut().zip(b.chunks_exact(2)) {
-        *o = (nibble(pair[0])? << 4) | nibble(pair[1])?;
+        let (hi, lo) = (NIBBLES[pair[0] as usize], NIBBLES[pair[1] as usize]);
+        // `BAD` has its high bit set, and no digit has: one test at the end.
+        bad |= hi | lo;
+        *o = (hi << 4) | (lo & 15);
     }
-    Some(())
+    (bad & 0x80 == 0).then_some(())
 }
 
 /// A digest's bytes from its lowercase hex, in one allocation (SHA-256 or
@@ -228,5 +242,18 @@ mod hex_tests {
         assert_eq!(parse_hex(&text.replacen('0', "g", 1), 32), None, "not a hex digit");
         assert_eq!(parse_digest_bytes(&format!("{text}{text}"), 64), None, "longer than a digest");
         assert_eq!(parse_hex("é0", 1), None, "a multi-byte character");
+    }
+
+    /// Every byte value round-trips, and every character but `0-9a-f` is
+    /// refused in either place of a pair.
+    #[test]
+    fn every_byte_and_every_bad_character() {
+        for b in 0..=255u8 {
+            assert_eq!(parse_hex(&hex(&[b]), 1), Some(vec![b]));
+        }
+        for c in (0..=127u8).map(char::from).filter(|c| !matches!(c, '0'..='9' | 'a'..='f')) {
+            assert_eq!(parse_hex(&format!("{c}0"), 1), None, "{c:?} first");
+            assert_eq!(parse_hex(&format!("0{c}"), 1), None, "{c:?} second");
+        }
     }
 }

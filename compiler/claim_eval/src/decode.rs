@@ -1,0 +1,415 @@
+//! The strict decoding of §6: a JSON document into a value of a type.
+//! Every error points into the JSON file at the offending value (at the
+//! key, for an extra field; at the object, for a missing one) with its
+//! JSONPath, and one file reports all of its errors, not just the first.
+
+use crate::json::{push_key, Json, J};
+use crate::value::{Origin, RecordVal, Value, VariantVal, V};
+use crate::world::Types;
+use claim_diagnostics::Diagnostic;
+use claim_sema::ty::{FieldDef, GlobalName, Ty, TypeDef, TypeInfo};
+use claim_syntax::token::DigestKind;
+use claim_syntax::{FileId, Loc, Span};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
+    let mut d = Decoder { types, file, call, errors: Vec::new(), path: Vec::new(), named: Vec::new() };
+    let v = d.value(doc, ty);
+    match v {
+        Some(v) if d.errors.is_empty() => Ok(v),
+        _ => Err(d.errors),
+    }
+}
+
+/// A step of the path from the document to the value being decoded.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+struct Decoder<'a> {
+    types: &'a Types,
+    file: FileId,
+    call: Loc,
+    errors: Vec<Diagnostic>,
+    /// Where the decoder is: written out as a JSONPath only for a
+    /// diagnostic (writing it at every field of every receipt was a tenth
+    /// of decoding, and nearly every value decodes).
+    path: Vec<Step<'a>>,
+    /// The named types looked up so far, by the address of the name the
+    /// type holds: a receipt names a few types many times (every element
+    /// of a list its own), and each lookup in the program's sorted table
+    /// compared module and type names as text, a sixth of decoding.
+    named: Vec<(usize, Option<&'a TypeInfo>)>,
+}
+
+/// Reads a Duration written as a literal: `"3h"`, `"250ms"`.
+pub fn parse_duration(s: &str) -> Option<i64> {
+    let split = s.find(|c: char| !c.is_ascii_digit())?;
+    let (digits, unit) = s.split_at(split);
+    let n: i64 = digits.parse().ok()?;
+    let factor = match unit {
+        "ms" => 1,
+        "s" => 1_000,
+        "min" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return None,
+    };
+    n.checked_mul(factor)
+}
+
+impl<'a> Decoder<'a> {
+    fn path(&self) -> String {
+        let mut path = "$".to_string();
+        for step in &self.path {
+            match step {
+                Step::Key(k) => push_key(&mut path, k),
+                Step::Index(i) => {
+                    let _ = write!(path, "[{i}]");
+                }
+            }
+        }
+        path
+    }
+
+    fn fail(&mut self, at: Span, message: String, label: String) {
+        let path = self.path();
+        self.errors.push(
+            Diagnostic::error("E0306", format!("{message} at `{path}`"))
+                .at(self.file, at, label)
+                .with_secondary(self.call, "loaded here"),
+        );
+    }
+
+    fn origin(&self, j: &Json) -> Origin {
+        Origin::Json(Loc::new(self.file, j.span))
+    }
+
+    fn value(&mut self, j: &'a Json, ty: &'a Ty) -> Option<Value> {
+        let v = self.kind(j, ty)?;
+        Some(Value::new(v).with_origin(self.origin(j)))
+    }
+
+    /// `value` one step further down the path.
+    fn value_at(&mut self, step: Step<'a>, j: &'a Json, ty: &'a Ty) -> Option<Value> {
+        self.path.push(step);
+        let v = self.value(j, ty);
+        self.path.pop();
+        v
+    }
+
+    fn wrong(&mut self, j: &Json, ty: &Ty) -> Option<V> {
+        self.fail(j.span, format!("expected `{ty}`, found {}", j.describe()), format!("expected `{ty}`"));
+        None
+    }
+
+    fn kind(&mut self, j: &'a Json, ty: &'a Ty) -> Option<V> {
+        match (ty, &j.kind) {
+            (Ty::Bool, J::Bool(b)) => Some(V::Bool(*b)),
+            (Ty::Int, J::Number(n)) => match n.parse::<i64>() {
+                Ok(n) => Some(V::Int(n)),
+                Err(_) => {
+                    let what =
+                        if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
+                    self.fail(j.span, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
+                    None
+                }
+            },
+            (Ty::Text, J::Str(s)) => Some(V::Text(s.as_ref().into())),
+            (Ty::Duration, J::Str(s)) => match parse_duration(s) {
+                Some(ms) => Some(V::Duration(ms)),
+                None => {
+                    self.fail(
+                        j.span,
+                        format!("`{s}` is not a Duration"),
+                        "expected a Duration such as \"3h\" or \"250ms\"".into(),
+                    );
+                    None
+                }
+            },
+            (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
+                let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
+                let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
+                match crate::value::parse_digest_bytes(body, kind.hex_len() / 2) {
+                    Some(bytes) => Some(V::Digest(kind, bytes)),
+                    None => {
+                        let why = if body.chars().any(|c| c.is_ascii_uppercase()) {
+                            "has uppercase hex digits".to_string()
+                        } else if !body.chars().all(|c| c.is_ascii_hexdigit()) {
+                            "has characters that are not hex digits".to_string()
+                        } else {
+                            format!("has {} hex digits, expected {}", body.len(), kind.hex_len())
+                        };
+                        self.fail(j.span, format!("malformed {} digest", kind.prefix()), why.to_string());
+                        None
+                    }
+                }
+            }
+            (Ty::List(t), J::Array(items)) => {
+                let mut out = Vec::with_capacity(items.len());
+                let mut ok = true;
+                for (i, item) in items.iter().enumerate() {
+                    match self.value_at(Step::Index(i), item, t) {
+                        Some(v) => out.push(v),
+                        None => ok = false,
+                    }
+                }
+                ok.then(|| V::List(Arc::new(out)))
+            }
+            (Ty::Option(_), J::Null) => Some(V::Option(None)),
+            (Ty::Option(t), _) => Some(V::Option(Some(Arc::new(self.value(j, t)?)))),
+            (Ty::Map(t), J::Object(fields)) => {
+                let mut out: BTreeMap<String, Value> = BTreeMap::new();
+                let mut ok = true;
+                for (k, kspan, v) in fields {
+                    if out.contains_key(k.as_ref()) {
+                        self.duplicate(*kspan, k);
+                        ok = false;
+                        continue;
+                    }
+                    match self.value_at(Step::Key(k), v, t) {
+                        Some(x) => {
+                            out.insert(k.to_string(), x);
+                        }
+                        None => ok = false,
+                    }
+                }
+                ok.then(|| V::Map(Arc::new(out)))
+            }
+            (Ty::Named(n), _) => {
+                let Some(info) = self.named(n) else {
+                    return self.wrong(j, ty);
+                };
+                match &info.def {
+                    TypeDef::Newtype(u) => self.kind(j, u),
+                    TypeDef::Record { fields, open } => match &j.kind {
+                        J::Object(obj) => {
+                            let values = self.fields(j, obj, fields, *open, &n.name)?;
+                            Some(V::Record(Arc::new(RecordVal {
+                                name: n.name.clone(),
+                                names: claim_sema::ty::field_names(fields),
+                                fields: values,
+                            })))
+                        }
+                        _ => self.wrong(j, ty),
+                    },
+                    TypeDef::Enum { variants } => {
+                        let (name, body) = match &j.kind {
+                            J::Str(s) => (s.as_ref(), None),
+                            J::Object(obj) if obj.len() == 1 => (obj[0].0.as_ref(), Some(&obj[0])),
+                            _ => {
+                                self.fail(
+                                    j.span,
+                                    format!("expected a variant of `{}`", n.name),
+                                    "expected a variant name, or an object with one key".into(),
+                                );
+                                return None;
+                            }
+                        };
+                        let Some((i, var)) = variants.iter().enumerate().find(|(_, v)| &*v.name == name) else {
+                            let names: Vec<&str> = variants.iter().map(|v| &*v.name).collect();
+                            let mut label = format!("not a variant of `{}`", n.name);
+                            if let Some(close) = claim_diagnostics::did_you_mean(name, names.iter().copied()) {
+                                label = format!("{label}; did you mean `{close}`?");
+                            }
+                            self.fail(j.span, format!("unknown variant `{name}` of `{}`", n.name), label);
+                            return None;
+                        };
+                        match (&var.fields, body) {
+                            (None, None) => Some(V::Variant(Arc::new(VariantVal {
+                                name: var.name.clone(),
+                                index: i as u32,
+                                names: None,
+                                fields: vec![],
+                            }))),
+                            (Some(fields), Some((k, _, inner))) => {
+                                self.path.push(Step::Key(k));
+                                let values = match &inner.kind {
+                                    J::Object(obj) => self.fields(inner, obj, fields, false, &var.name),
+                                    _ => {
+                                        self.fail(
+                                            inner.span,
+                                            format!("expected the fields of `{}`", var.name),
+                                            "expected an object".into(),
+                                        );
+                                        None
+                                    }
+                                };
+                                self.path.pop();
+                                let names = Some(claim_sema::ty::field_names(fields));
+                                Some(V::Variant(Arc::new(VariantVal {
+                                    name: var.name.clone(),
+                                    index: i as u32,
+                                    names,
+                                    fields: values?,
+                                })))
+                            }
+                            (None, Some(_)) => {
+                                self.fail(
+                                    j.span,
+                                    format!("variant `{}` has no fields", var.name),
+                                    format!("write it as the string \"{}\"", var.name),
+                                );
+                                None
+                            }
+                            (Some(_), None) => {
+                                self.fail(
+                                    j.span,
+                                    format!("variant `{}` carries fields", var.name),
+                                    format!("write it as {{\"{}\": {{…}}}}", var.name),
+                                );
+                                None
+                            }
+                        }
+                    }
+                }
+            }
+            _ => self.wrong(j, ty),
+        }
+    }
+
+    fn named(&mut self, n: &'a Arc<GlobalName>) -> Option<&'a TypeInfo> {
+        let at = Arc::as_ptr(n) as usize;
+        if let Some((_, info)) = self.named.iter().find(|(seen, _)| *seen == at) {
+            return *info;
+        }
+        let info = self.types.get(&**n);
+        self.named.push((at, info));
+        info
+    }
+
+    fn duplicate(&mut self, at: Span, key: &str) {
+        self.fail(at, format!("duplicate key `{key}`"), "this key appears twice in the object".into());
+    }
+
+    /// A record's fields from an object: each key matched to its field
+    /// once (receipts are small objects; a key of no field is compared with
+    /// the keys before it for a duplicate), then the fields decoded in
+    /// their declared order.
+    fn fields(
+        &mut self,
+        obj_json: &'a Json,
+        obj: &'a [(std::borrow::Cow<'_, str>, Span, Json<'_>)],
+        defs: &'a [FieldDef],
+        open: bool,
+        what: &str,
+    ) -> Option<Vec<Value>> {
+        // Where each field's key is in the object, if it is.
+        let mut at: Vec<Option<usize>> = vec![None; defs.len()];
+        let mut ok = true;
+        for (i, (k, kspan, _)) in obj.iter().enumerate() {
+            // Every field of this key (two may share one) takes its first
+            // occurrence; a later one is a duplicate.
+            let (mut known, mut again) = (false, false);
+            for (f, d) in defs.iter().enumerate() {
+                if *d.json_key == **k {
+                    known = true;
+                    match at[f] {
+                        Some(_) => again = true,
+                        None => at[f] = Some(i),
+                    }
+                }
+            }
+            if !known {
+                again = obj[..i].iter().any(|(before, _, _)| before == k);
+            }
+            if again {
+                self.duplicate(*kspan, k);
+                ok = false;
+            } else if !open && !known {
+                self.path.push(Step::Key(k));
+                self.fail(
+                    *kspan,
+                    format!("unexpected field `{k}` in `{what}`"),
+                    format!("`{what}` has no field `{k}`"),
+                );
+                self.path.pop();
+                if let Some(d) = self.errors.last_mut() {
+                    d.help = Some(format!(
+                        "declare the record with `..` to allow fields it does not name: `record {what} {{ …, .. }}`"
+                    ));
+                }
+                ok = false;
+            }
+        }
+        let mut out = Vec::with_capacity(defs.len());
+        for (d, found) in defs.iter().zip(at) {
+            let v = match (found.and_then(|i| obj.get(i)), &d.ty) {
+                (Some((_, _, j)), ty) => self.value_at(Step::Key(&d.json_key), j, ty),
+                (None, Ty::Option(_)) => Some(Value::new(V::Option(None))),
+                (None, _) => {
+                    self.fail(
+                        obj_json.span,
+                        format!("missing field `{}` of `{what}`", d.json_key),
+                        format!("this object has no `{}`", d.json_key),
+                    );
+                    None
+                }
+            };
+            match v {
+                Some(v) => out.push(v),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `record R { a: Text, @json("a") b: Text, c: Int }` (two fields of
+    /// one key), decoded from `text`.
+    fn decode_r(text: &str) -> Result<Value, Vec<Diagnostic>> {
+        let at = Loc::new(FileId(0), Span::default());
+        let field = |name: &str, key: &str, ty: Ty| FieldDef { name: name.into(), ty, json_key: key.into(), loc: at };
+        let name = GlobalName::new("main", "R");
+        let def = TypeDef::Record {
+            fields: vec![field("a", "a", Ty::Text), field("b", "a", Ty::Text), field("c", "c", Ty::Int)],
+            open: false,
+        };
+        let types: Types =
+            Arc::new(BTreeMap::from([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })]));
+        let doc = crate::json::parse(text).expect("json");
+        decode(&doc, &Ty::Named(Arc::new(name)), &types, FileId(1), at)
+    }
+
+    fn messages(r: Result<Value, Vec<Diagnostic>>) -> Vec<String> {
+        r.err().unwrap_or_default().into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn two_fields_of_one_key_both_take_its_value() {
+        let v = decode_r(r#"{"c": 1, "a": "x"}"#).expect("decodes");
+        let V::Record(r) = &v.kind else { panic!("{v:?}") };
+        let texts: Vec<String> = r.fields.iter().map(|f| format!("{:?}", f.kind)).collect();
+        assert_eq!(texts, [r#"Text("x")"#, r#"Text("x")"#, "Int(1)"]);
+    }
+
+    /// Each error once, in the object's key order, then the fields' order.
+    #[test]
+    fn duplicates_extra_and_missing_fields_are_each_reported() {
+        assert_eq!(
+            messages(decode_r(r#"{"a": "x", "z": 1, "a": "y", "z": 2}"#)),
+            [
+                "unexpected field `z` in `R` at `$.z`",
+                "duplicate key `a` at `$`",
+                "duplicate key `z` at `$`",
+                "missing field `c` of `R` at `$`",
+            ]
+        );
+        assert_eq!(
+            messages(decode_r(r#"{"a": 1, "c": "x"}"#)),
+            [
+                "expected `Text`, found a number at `$.a`",
+                "expected `Text`, found a number at `$.a`",
+                "expected `Int`, found a string at `$.c`",
+            ]
+        );
+    }
+}
