@@ -185,6 +185,25 @@ fn the_language_server_answers_through_its_protocol() {
     );
     assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
 
+    // A code declared again points, as related information, at the first
+    // declaration in the other file.
+    let again = format!("{MAIN}refusal TooSmall \"again\"\n");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 6}, "contentChanges": [{"text": again}]}),
+    );
+    let diags = c.diagnostics_for(&main_uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "E0213");
+    let related = &diags[0]["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], lib_uri, "{diags:?}");
+    assert_eq!(related["location"]["range"]["start"], json!({"line": 3, "character": 8}), "{diags:?}");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 7}, "contentChanges": [{"text": MAIN}]}),
+    );
+    assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
+
     let at = |needle: &str, nth: usize| json!({"textDocument": {"uri": main_uri}, "position": pos(MAIN, needle, nth)});
 
     // Hover: a fact's type; a function's signature and doc comment; the

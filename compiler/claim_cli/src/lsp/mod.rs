@@ -244,30 +244,50 @@ impl Server {
         let Ok(i) = self.ws.project_for(path) else { return };
         let program = self.ws.projects[i].program;
         let compiled = claim_sema::compile(&self.ws.db, program);
-        let mut by_file: HashMap<PathBuf, Vec<lsp::Diagnostic>> = HashMap::new();
-        let files: Vec<(PathBuf, claim_syntax::FileId)> = self.ws.projects[i]
+        // The project's own files (the standard library's are not shown).
+        let own: std::collections::HashSet<claim_syntax::FileId> = self.ws.projects[i]
             .modules
             .iter()
             .filter(|(m, _)| !m.starts_with("std.") && *m != "std")
-            .filter_map(|(_, f)| Some((self.ws.paths.get(&f.file_id(&self.ws.db))?.clone(), f.file_id(&self.ws.db))))
+            .map(|(_, f)| f.file_id(&self.ws.db))
             .collect();
-        for (p, _) in &files {
-            by_file.insert(p.clone(), Vec::new());
+        // The texts and line indexes of the files the diagnostics name,
+        // each made once: copying every file's text and indexing a file
+        // for each diagnostic made a publish on a large project slow.
+        let mut texts: HashMap<claim_syntax::FileId, std::sync::Arc<str>> = HashMap::new();
+        for d in &compiled.diagnostics {
+            for l in d.primary.iter().chain(d.secondary.iter()) {
+                if let std::collections::hash_map::Entry::Vacant(e) = texts.entry(l.loc.file) {
+                    if let Some(t) = self.ws.shared_text(l.loc.file) {
+                        e.insert(t);
+                    }
+                }
+            }
         }
-        let texts: HashMap<claim_syntax::FileId, String> =
-            files.iter().filter_map(|(_, id)| Some((*id, self.ws.text(*id)?))).collect();
+        let indexes: HashMap<claim_syntax::FileId, LineIndex<'_>> =
+            texts.iter().map(|(id, t)| (*id, LineIndex::new(t, self.utf8))).collect();
+        let mut by_file: HashMap<PathBuf, Vec<lsp::Diagnostic>> = HashMap::new();
         for d in &compiled.diagnostics {
             let Some(primary) = &d.primary else { continue };
+            if !own.contains(&primary.loc.file) {
+                continue;
+            }
             let Some(path) = self.ws.paths.get(&primary.loc.file) else { continue };
-            let Some(text) = texts.get(&primary.loc.file) else { continue };
-            let ix = LineIndex::new(text, self.utf8);
+            let Some(ix) = indexes.get(&primary.loc.file) else { continue };
             let related = |l: &claim_diagnostics::Label| {
-                let t = self.ws.text(l.loc.file)?;
                 let uri = uri_of(self.ws.paths.get(&l.loc.file)?)?;
-                Some(lsp::Location { uri, range: LineIndex::new(&t, self.utf8).range(l.loc.span) })
+                Some(lsp::Location { uri, range: indexes.get(&l.loc.file)?.range(l.loc.span) })
             };
-            if let Some(ld) = convert::diagnostic(d, &ix, related) {
+            if let Some(ld) = convert::diagnostic(d, ix, related) {
                 by_file.entry(path.clone()).or_default().push(ld);
+            }
+        }
+        // A file with none now is published empty where it had some, or
+        // was never published.
+        for id in &own {
+            let Some(p) = self.ws.paths.get(id) else { continue };
+            if !by_file.contains_key(p) && self.published.get(p).is_none_or(|was| !was.is_empty()) {
+                by_file.insert(p.clone(), Vec::new());
             }
         }
         for (p, diags) in by_file {

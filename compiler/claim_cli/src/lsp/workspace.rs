@@ -166,6 +166,12 @@ impl Workspace {
         Some((p, f))
     }
 
+    /// A file's text, shared (no copy).
+    pub fn shared_text(&self, id: FileId) -> Option<std::sync::Arc<str>> {
+        let path = self.paths.get(&id)?;
+        self.files.get(path).map(|f| f.text(&self.db).clone())
+    }
+
     pub fn text(&self, id: FileId) -> Option<String> {
         let path = self.paths.get(&id)?;
         self.files.get(path).map(|f| f.text(&self.db).to_string())
