@@ -326,36 +326,16 @@ fn run_timed<'p>(
         // of every part that imports them. (Only for a run that drops as it
         // goes: a run again would parse every module to find out.)
         let imported = if opts.exit_after { imported_modules(&*db, l.program) } else { Vec::new() };
-        std::thread::scope(|s| {
-            // Each part's trees are freed on a thread of their own while
-            // the next part is checked: freed here, between parts, they
-            // held both cores up for a sixth of the check.
-            let (to_free, trees) = std::sync::mpsc::channel::<Vec<claim_sema::db::Syntax>>();
-            let freer = (opts.jobs > 1)
-                .then(|| {
-                    std::thread::Builder::new()
-                        .stack_size(crate::STACK_BYTES)
-                        .spawn_scoped(s, move || trees.into_iter().for_each(drop))
-                        .ok()
-                })
-                .flatten();
-            for (i, chunk) in files.chunks(part).enumerate() {
-                crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
-                    claim_sema::summary::module_summary(db, l.program, *file);
-                });
-                let rest = files.get((i + 1) * part..).unwrap_or_default();
-                let done = claim_sema::db::take_syntax(db, chunk, rest);
-                if freer.is_some() {
-                    // A freer that has died gives the trees back: freed here.
-                    if let Err(back) = to_free.send(done) {
-                        drop(back.0);
-                    }
-                }
-                if opts.exit_after {
-                    claim_sema::db::forget_checking_except(db, l.program, &imported);
-                }
+        for (i, chunk) in files.chunks(part).enumerate() {
+            crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
+                claim_sema::summary::module_summary(db, l.program, *file);
+            });
+            let rest = files.get((i + 1) * part..).unwrap_or_default();
+            claim_sema::db::forget_syntax(db, rest);
+            if opts.exit_after {
+                claim_sema::db::forget_checking_except(db, l.program, &imported);
             }
-        });
+        }
         // Nothing runs again: keep only what the next step reads.
         if opts.exit_after {
             claim_sema::db::forget_checking(db);

@@ -118,21 +118,8 @@ impl Db for Database {}
 /// `forget_syntax`). The capacity is practically unbounded: with none,
 /// salsa would not record uses, and eviction would find nothing to drop.
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn parse(db: &dyn Db, file: SourceFile) -> Syntax {
-    Syntax(Arc::new(claim_syntax::parse_module(file.text(db))))
-}
-
-/// A module's syntax tree, shared: a run that drops trees as it goes takes
-/// them out of the database (`take_syntax`) and frees them on another
-/// thread, while the next modules are checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Syntax(Arc<Parsed>);
-
-impl std::ops::Deref for Syntax {
-    type Target = Parsed;
-    fn deref(&self) -> &Parsed {
-        &self.0
-    }
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
+    claim_syntax::parse_module(file.text(db))
 }
 
 /// How many syntax trees salsa keeps unless told otherwise: all of them.
@@ -150,15 +137,6 @@ pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile]) {
     parse::set_lru_capacity(db, keep.len().max(1));
     db.trigger_lru_eviction();
     parse::set_lru_capacity(db, KEEP_ALL);
-}
-
-/// `forget_syntax`, handing back the trees of `done` (modules just
-/// checked) instead of freeing them here: the caller frees them where it
-/// costs the run no time.
-pub fn take_syntax(db: &mut dyn Db, done: &[SourceFile], keep: &[SourceFile]) -> Vec<Syntax> {
-    let taken = done.iter().map(|f| parse(db, *f).clone()).collect();
-    forget_syntax(db, keep);
-    taken
 }
 
 /// `forget_checking` for a run checking in parts, after each: keeps the
