@@ -125,9 +125,12 @@ fn collect(dir: &Path, out: &mut Vec<String>) {
 }
 
 /// The editor's path: a cold check of the generated corpus in one salsa
-/// database, then, round by round, an edit inside one function body, a
-/// hover and a completion in the edited file, and the whole re-check that
-/// publishing diagnostics needs.
+/// database (files loaded as `claimc lsp` loads them), then, round by
+/// round, an edit inside one function body that changes its length (so
+/// every position after it moves, as typing does), a hover and a
+/// completion in the edited file, and the whole re-check that publishing
+/// diagnostics needs; then, round by round, an edit that adds a witness
+/// (a new name) and the re-check alone.
 fn bench_recheck(modules: usize, rounds: u64) {
     use claim_sema::{compile, Database, Program, SourceFile};
     let mut db = Database::default();
