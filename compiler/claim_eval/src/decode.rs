@@ -301,21 +301,35 @@ impl<'a> Decoder<'a> {
         // Where each field's key is in the object, if it is.
         let mut at: Vec<Option<usize>> = vec![None; defs.len()];
         let mut ok = true;
+        // Receipts are small objects and records: scanning beats building
+        // maps, until one is large (a large object must not cost the
+        // square of its size).
+        let fields_of: Option<rustc_hash::FxHashMap<&str, Vec<usize>>> = (defs.len() > 16).then(|| {
+            let mut m: rustc_hash::FxHashMap<&str, Vec<usize>> = Default::default();
+            for (f, d) in defs.iter().enumerate() {
+                m.entry(&*d.json_key).or_default().push(f);
+            }
+            m
+        });
+        let mut unknown_seen: rustc_hash::FxHashSet<&str> = Default::default();
+        let small = obj.len() <= 16;
         for (i, (k, kspan, _)) in obj.iter().enumerate() {
             // Every field of this key (two may share one) takes its first
             // occurrence; a later one is a duplicate.
             let (mut known, mut again) = (false, false);
-            for (f, d) in defs.iter().enumerate() {
-                if *d.json_key == **k {
-                    known = true;
-                    match at[f] {
-                        Some(_) => again = true,
-                        None => at[f] = Some(i),
-                    }
+            let mut take = |f: usize| {
+                known = true;
+                match at[f] {
+                    Some(_) => again = true,
+                    None => at[f] = Some(i),
                 }
+            };
+            match &fields_of {
+                Some(m) => m.get(&**k).into_iter().flatten().for_each(|f| take(*f)),
+                None => (0..defs.len()).filter(|f| *defs[*f].json_key == **k).for_each(take),
             }
             if !known {
-                again = obj[..i].iter().any(|(before, _, _)| before == k);
+                again = if small { obj[..i].iter().any(|(before, _, _)| before == k) } else { !unknown_seen.insert(k) };
             }
             if again {
                 self.duplicate(*kspan, k);
@@ -377,6 +391,33 @@ mod tests {
             Arc::new(BTreeMap::from([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })]));
         let doc = crate::json::parse(text).expect("json");
         decode(&doc, &Ty::Named(Arc::new(name)), &types, FileId(1), at)
+    }
+
+    /// An open record of 20 fields (more than are scanned), from an object
+    /// of 40 keys: each field found by its key, an unknown key repeated
+    /// reported once, at its second place.
+    #[test]
+    fn large_records_and_objects_decode_by_key() {
+        let at = Loc::new(FileId(0), Span::default());
+        let name = GlobalName::new("main", "Big");
+        let fields = (0..20)
+            .map(|i| FieldDef { name: format!("f{i}").into(), ty: Ty::Int, json_key: format!("k{i}").into(), loc: at })
+            .collect();
+        let def = TypeDef::Record { fields, open: true };
+        let types: Types =
+            Arc::new(BTreeMap::from([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })]));
+        let ty = Ty::Named(Arc::new(name));
+        let keys: Vec<String> = (0..40).rev().map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}}}", keys.join(", "));
+        let doc = crate::json::parse(&text).expect("json");
+        let v = decode(&doc, &ty, &types, FileId(1), at).expect("decodes");
+        let V::Record(r) = &v.kind else { panic!("{v:?}") };
+        let ints: Vec<String> = r.fields.iter().map(|f| format!("{:?}", f.kind)).collect();
+        assert_eq!(ints, (0..20).map(|i| format!("Int({i})")).collect::<Vec<_>>());
+        let text = format!("{{{}, \"k30\": 1}}", keys.join(", "));
+        let doc = crate::json::parse(&text).expect("json");
+        let said = messages(decode(&doc, &ty, &types, FileId(1), at));
+        assert_eq!(said, ["duplicate key `k30` at `$`"]);
     }
 
     fn messages(r: Result<Value, Vec<Diagnostic>>) -> Vec<String> {

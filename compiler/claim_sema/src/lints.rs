@@ -8,7 +8,6 @@
 //! - W0005 a frontier without `dissolves when` (may stay open forever)
 
 use crate::hir::{self, ExprKind, Lit, WitnessStmtKind};
-use crate::ty::GlobalName;
 use claim_diagnostics::Diagnostic;
 
 /// W0004 and W0005: what one module's witnesses and frontiers say, found
@@ -40,26 +39,20 @@ pub(crate) fn local_lints(m: &hir::Module) -> Vec<Diagnostic> {
     out
 }
 
-/// W0002 for a fact or function nothing reads (`names::ProgramNames::unread`),
-/// unless its name starts with `_`.
-pub(crate) fn unread(m: &hir::Module, name: &GlobalName) -> Option<Diagnostic> {
-    if name.name.starts_with('_') {
-        return None;
-    }
-    if let Some(f) = m.facts.iter().find(|f| f.name == *name) {
-        return Some(
-            Diagnostic::warning("W0002", format!("fact `{}` has no reader", f.name.name))
-                .at_loc(f.loc, "nothing reads this fact")
-                .with_note("a fact is still evaluated, so broken data fails closed; but no witness, frontier, fact or function uses it")
-                .with_help(format!("read it in a witness, or remove it; a name starting with `_` (`_{}`) says it is kept on purpose", f.name.name)),
-        );
-    }
-    let f = m.functions.iter().find(|f| f.name == *name)?;
-    Some(
-        Diagnostic::warning("W0002", format!("function `{}` has no reader", f.name.name))
-            .at_loc(f.loc, "nothing calls this function")
-            .with_help("call it from a witness, or remove it"),
-    )
+/// W0002 for a fact nothing reads (`names::ProgramNames::unread`; a name
+/// starting with `_` is kept on purpose and not reported).
+pub(crate) fn unread_fact(f: &hir::Fact) -> Diagnostic {
+    Diagnostic::warning("W0002", format!("fact `{}` has no reader", f.name.name))
+        .at_loc(f.loc, "nothing reads this fact")
+        .with_note("a fact is still evaluated, so broken data fails closed; but no witness, frontier, fact or function uses it")
+        .with_help(format!("read it in a witness, or remove it; a name starting with `_` (`_{}`) says it is kept on purpose", f.name.name))
+}
+
+/// W0002 for a function nothing calls.
+pub(crate) fn unread_function(f: &hir::Function) -> Diagnostic {
+    Diagnostic::warning("W0002", format!("function `{}` has no reader", f.name.name))
+        .at_loc(f.loc, "nothing calls this function")
+        .with_help("call it from a witness, or remove it")
 }
 
 /// W0003 for a code declared and never refused with.

@@ -128,7 +128,9 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
     }
 
     for cycle in &names.import_cycles {
-        let loc = summaries.iter().find(|(name, _)| **name == cycle[0]).and_then(|(_, s)| {
+        // The summaries are in module order.
+        let at = summaries.binary_search_by(|(name, _)| name.as_str().cmp(cycle[0].as_str())).ok();
+        let loc = at.and_then(|i| summaries.get(i)).and_then(|(_, s)| {
             let (_, span) = s.imports.iter().find(|(target, _)| *target == cycle[1])?;
             Some(Loc::new(s.file, *span))
         });
@@ -161,9 +163,13 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         for (_, sum) in &summaries {
             diags.extend(sum.local_lints.iter().cloned());
         }
-        for name in &names.unread {
-            if let Some(d) = out.modules.get(&*name.module).and_then(|m| crate::lints::unread(m, name)) {
-                diags.push(d);
+        // Each found by its module's index of names: a file of half a
+        // million unread facts must not be searched once per fact.
+        for name in names.unread.iter().filter(|n| !n.name.starts_with('_')) {
+            if let Some(f) = out.fact(name) {
+                diags.push(crate::lints::unread_fact(f));
+            } else if let Some(f) = out.function(name) {
+                diags.push(crate::lints::unread_function(f));
             }
         }
         diags.extend(names.never_refused.iter().filter_map(|c| out.refusals.get(c)).map(crate::lints::never_refused));

@@ -33,7 +33,7 @@ pub(crate) struct Checker<'a> {
     /// The codes this module resolves itself: built-in, the standard
     /// library's and its own (`db::std_refusal_codes`).
     codes: &'a BTreeSet<Arc<str>>,
-    own_codes: &'a [(Arc<str>, Loc)],
+    own_codes: rustc_hash::FxHashSet<&'a str>,
     unresolved_codes: Vec<(Arc<str>, Span)>,
     diags: Vec<Diagnostic>,
     /// Locals in scope, innermost last.
@@ -65,7 +65,7 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
         scope: module_scope(db, program, file),
         sigs: module_sigs(db, program, file),
         codes: std_refusal_codes(db, program),
-        own_codes: &item_index(db, file).refusals,
+        own_codes: item_index(db, file).refusals.iter().map(|(c, _)| &**c).collect(),
         unresolved_codes: Vec::new(),
         diags: Vec::new(),
         locals: Vec::new(),
@@ -233,7 +233,7 @@ impl<'a> Checker<'a> {
     /// every module's (`crate::program::undeclared_code`).
     fn check_code(&mut self, code: &ast::Ident) {
         let name = code.name.as_str();
-        if self.codes.contains(name) || self.own_codes.iter().any(|(c, _)| &**c == name) {
+        if self.codes.contains(name) || self.own_codes.contains(name) {
             return;
         }
         self.unresolved_codes.push((name.into(), code.span));
