@@ -293,7 +293,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     // the files' ids).
     let cwd = found.cwd.as_deref();
     let fetched = crate::par::map(&firsts, jobs, |(module, path)| {
-        (!module.starts_with("std.") && module.as_str() != "std").then(|| fetch(path, limits, cwd))
+        (!claim_sema::db::is_std_module(module)).then(|| fetch(path, limits, cwd))
     });
     for ((module, path), fetched) in firsts.into_iter().zip(fetched) {
         if let Some((text, fid)) =
@@ -405,7 +405,7 @@ fn read_module(
     fetched: Option<Fetched>,
     found: &mut Found,
 ) -> Option<(Arc<str>, FileId)> {
-    if module.starts_with("std.") || module == "std" {
+    if claim_sema::db::is_std_module(module) {
         let src: Arc<str> = crate::stdlib::source(module)?.into();
         let fid =
             sources.add(format!("<std>/{}.claim", module.trim_start_matches("std.").replace('.', "/")), src.clone());

@@ -39,6 +39,11 @@ pub struct Program {
     pub unreadable: BTreeMap<String, String>,
 }
 
+/// Whether a module path names the standard library (`std`, `std.…`).
+pub fn is_std_module(module: &str) -> bool {
+    module == "std" || module.starts_with("std.")
+}
+
 /// Durabilities, as rust-analyzer uses them: a module as read at load is
 /// MEDIUM (the standard library, which never changes, HIGH), and a file
 /// becomes LOW once edited. After an edit salsa then re-verifies only what
@@ -50,11 +55,7 @@ pub struct Program {
 impl SourceFile {
     /// A module as read at load.
     pub fn loaded(db: &dyn Db, module: String, text: Arc<str>, file_id: FileId) -> SourceFile {
-        let durability = if module == "std" || module.starts_with("std.") {
-            salsa::Durability::HIGH
-        } else {
-            salsa::Durability::MEDIUM
-        };
+        let durability = if is_std_module(&module) { salsa::Durability::HIGH } else { salsa::Durability::MEDIUM };
         SourceFile::builder(module, text, file_id).durability(durability).new(db)
     }
 
@@ -215,7 +216,7 @@ pub fn std_refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTr
     let mut codes: std::collections::BTreeSet<Arc<str>> =
         crate::builtins::BUILTIN_CODES.iter().map(|(c, _)| Arc::from(*c)).collect();
     for (module, file) in program.modules(db) {
-        if module == "std" || module.starts_with("std.") {
+        if is_std_module(module) {
             codes.extend(item_index(db, *file).refusals.iter().map(|r| r.0.clone()));
         }
     }

@@ -136,7 +136,7 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
     }
     let functions = hir.functions.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
     let facts = hir.facts.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
-    let is_std = module == "std" || module.starts_with("std.");
+    let is_std = crate::db::is_std_module(module);
     ModuleSummary {
         file: fid,
         module: module.into(),

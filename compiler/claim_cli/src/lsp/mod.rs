@@ -248,7 +248,7 @@ impl Server {
         let own: std::collections::HashSet<claim_syntax::FileId> = self.ws.projects[i]
             .modules
             .iter()
-            .filter(|(m, _)| !m.starts_with("std.") && *m != "std")
+            .filter(|(m, _)| !claim_sema::db::is_std_module(m))
             .map(|(_, f)| f.file_id(&self.ws.db))
             .collect();
         // The texts and line indexes of the files the diagnostics name,
