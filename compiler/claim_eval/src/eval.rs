@@ -72,6 +72,12 @@ impl Frame {
     pub fn new(size: u32, file: FileId) -> Frame {
         Frame { slots: vec![Value::bool(false); size as usize], file }
     }
+    /// A frame whose first slots hold a call's arguments.
+    pub fn with_args(size: u32, file: FileId, mut args: Vec<Value>) -> Frame {
+        let size = (size as usize).max(args.len());
+        args.resize(size, Value::bool(false));
+        Frame { slots: args, file }
+    }
     pub fn file(&self) -> FileId {
         self.file
     }
@@ -254,19 +260,19 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             return Err(internal(format!("unknown function `{}`", name.name)));
         };
         cx.tick()?;
-        let key = if cx.trace.is_none() { crate::memo::CallKey::new(f, &args) } else { None };
+        let key = if cx.trace.is_none() && cx.memo.wants(f) { crate::memo::CallKey::new(f, &args) } else { None };
         if let Some(v) = key.as_ref().and_then(|k| cx.memo.get(k)) {
             return Ok(v);
         }
         cx.note(site, || format!("{}({})", f.name.name, args.iter().map(show).collect::<Vec<_>>().join(", ")));
-        let mut frame = Frame::new(f.frame_size, f.loc.file);
-        for (i, a) in args.iter().enumerate() {
-            frame.set(i as u32, a.clone());
-        }
+        // The memo keeps the arguments (they keep its keys' pointers
+        // alive); a call it does not keep moves them into the frame.
+        let kept = key.map(|k| (k, args.clone()));
+        let mut frame = Frame::with_args(f.frame_size, f.loc.file, args);
         cx.depth += 1;
         let result = self.eval(&f.body, &mut frame, cx);
         cx.depth -= 1;
-        if let (Some(key), Ok(v)) = (key, &result) {
+        if let (Some((key, args)), Ok(v)) = (kept, &result) {
             cx.memo.insert(key, args, v.clone());
         }
         match result {

@@ -14,6 +14,16 @@
 //! Only values are kept. A call that refused runs again, and so builds its
 //! refusal (chain, operands, site) afresh; a traced run (`--explain`) does
 //! not use the memo at all, so its trace shows every call.
+//!
+//! A function whose calls are not met again is not kept: most calls made
+//! from one witness only (`produced(candidate, b7)`, a key folded over one
+//! receipt's tree) never repeat, and keeping each cost a hash, a copy of
+//! its arguments and a late free — more than the repeated calls saved
+//! (measured in `docs/performance.md`). Each function is tried for
+//! `TRIAL` calls; if fewer than one in `PAYS` was met again, its next
+//! `RETRY` calls are made without the memo, and then it is tried again (a
+//! function may repeat in one module's witnesses and not in another's).
+//! Whether a call is kept never changes its value.
 
 use crate::value::{Origin, Value, V};
 use rustc_hash::FxHashMap;
@@ -24,6 +34,12 @@ const MAX_ARGS: usize = 4;
 /// Entries before the memo starts over: its memory stays bounded, and a
 /// module's witnesses (which run together) fit many times over.
 const MAX_ENTRIES: usize = 4096;
+/// Calls of a function looked up before deciding whether keeping them pays.
+const TRIAL: u32 = 64;
+/// Keeping a function's calls pays if at least one in this many is met again.
+const PAYS: u32 = 8;
+/// Calls made without the memo before a function that did not pay is tried again.
+const RETRY: u32 = 1024;
 
 /// What makes two argument values the same one: variant, payload or
 /// pointer, and origin (its place, or its pointer).
@@ -98,11 +114,40 @@ pub struct CallMemo {
     /// module's references to one fact share it): looking a fact up by its
     /// name hashed and compared two texts, at every reference.
     facts: FxHashMap<usize, Value>,
+    /// How often each function's calls were met again, by its address.
+    uses: FxHashMap<usize, Uses>,
+}
+
+/// One function's record: calls looked up and met again in its trial, and
+/// calls made without the memo since it did not pay.
+#[derive(Clone, Copy, Debug, Default)]
+struct Uses {
+    tried: u32,
+    hits: u32,
+    skipped: u32,
 }
 
 impl CallMemo {
-    pub fn get(&self, key: &CallKey) -> Option<Value> {
-        self.entries.get(key).map(|(v, _)| v.clone())
+    /// Whether to look up and keep a call of the function at `function`
+    /// (see the module comment).
+    pub fn wants<T>(&mut self, function: &T) -> bool {
+        let u = self.uses.entry(function as *const T as usize).or_default();
+        if u.tried < TRIAL || u.hits * PAYS >= u.tried {
+            return true;
+        }
+        u.skipped += 1;
+        if u.skipped >= RETRY {
+            *u = Uses::default();
+        }
+        false
+    }
+
+    pub fn get(&mut self, key: &CallKey) -> Option<Value> {
+        let found = self.entries.get(key).map(|(v, _)| v.clone());
+        let u = self.uses.entry(key.function).or_default();
+        u.tried = u.tried.saturating_add(1);
+        u.hits = u.hits.saturating_add(u32::from(found.is_some()));
+        found
     }
 
     pub fn insert(&mut self, key: CallKey, args: Vec<Value>, result: Value) {
@@ -186,6 +231,35 @@ mod tests {
         assert_eq!(m.fact(last).and_then(|v| v.as_int()), Some(MAX_ENTRIES as i64 + 9));
         let same_number_elsewhere = *last;
         assert!(m.fact(&same_number_elsewhere).is_none(), "another address is another name");
+    }
+
+    #[test]
+    fn a_function_whose_calls_never_repeat_is_left_out_then_tried_again() {
+        let (f, g) = (0u8, 0u8);
+        let mut m = CallMemo::default();
+        for i in 0..TRIAL as i64 {
+            assert!(m.wants(&f), "on trial");
+            let args = vec![Value::int(i)];
+            let key = CallKey::new(&f, &args).expect("one argument");
+            assert!(m.get(&key).is_none());
+            m.insert(key, args, Value::int(i));
+        }
+        assert!(!m.wants(&f), "no call was met again");
+        assert!(m.wants(&g), "another function is on its own trial");
+        for _ in 1..RETRY {
+            assert!(!m.wants(&f));
+        }
+        assert!(m.wants(&f), "tried again after RETRY calls");
+
+        // A function met again often enough stays kept.
+        let h = 0u8;
+        let args = vec![Value::int(7)];
+        let key = CallKey::new(&h, &args).expect("one argument");
+        m.insert(key, args, Value::int(14));
+        for _ in 0..(4 * TRIAL) {
+            assert!(m.wants(&h));
+            assert_eq!(m.get(&key).and_then(|v| v.as_int()), Some(14));
+        }
     }
 
     #[test]
