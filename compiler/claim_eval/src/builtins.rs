@@ -3,7 +3,7 @@
 use crate::eval::refusal;
 use crate::refusal::{Eval, Stop};
 use crate::text::{show, text_of};
-use crate::value::{hex, parse_hex, Value, V};
+use crate::value::{hex_text, joined_text, parse_hex, Value, V};
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir::Builtin as B;
 use claim_syntax::token::DigestKind;
@@ -27,10 +27,22 @@ pub fn sha256_bytes(data: &[u8]) -> [u8; 32] {
 
 /// The key fold: SHA-256 over the netstrings (`len:bytes,`) of the domain
 /// and each part, in order.
-pub fn fold_sha256(domain: &str, parts: &[&str]) -> [u8; 32] {
+pub fn fold_sha256<S: AsRef<str>>(domain: &str, parts: &[S]) -> [u8; 32] {
     let mut h = Sha256::new();
-    for s in std::iter::once(domain).chain(parts.iter().copied()) {
-        h.update(s.len().to_string().as_bytes());
+    for s in std::iter::once(domain).chain(parts.iter().map(AsRef::as_ref)) {
+        // The length's decimal digits, written without an allocation.
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut n = s.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        h.update(&digits[at..]);
         h.update(b":");
         h.update(s.as_bytes());
         h.update(b",");
@@ -82,15 +94,22 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
             _ => return Err(bad(b)),
         },
         B::Raw => args.into_iter().next().ok_or_else(|| bad(b))?,
-        B::TextOf => Value::text(text_of(args.first().ok_or_else(|| bad(b))?)),
+        B::TextOf => match args.first().map(|v| &v.kind) {
+            // A text's text is itself: shared, not copied.
+            Some(V::Text(t)) => Value::new(V::Text(t.clone())),
+            Some(_) => Value::text(text_of(args.first().ok_or_else(|| bad(b))?)),
+            None => return Err(bad(b)),
+        },
         B::Hex => match args.first().map(|v| &v.kind) {
-            Some(V::Digest(_, bytes)) => Value::text(hex(bytes)),
+            Some(V::Digest(_, bytes)) => Value::new(V::Text(hex_text(bytes))),
             _ => return Err(bad(b)),
         },
         B::Take => {
             let n = ints(1)?;
-            let t = text(0)?;
-            Value::text(if n <= 0 { String::new() } else { t.chars().take(n as usize).collect() })
+            let Some(V::Text(t)) = args.first().map(|v| &v.kind) else { return Err(bad(b)) };
+            // The first `n` characters end where the next one starts.
+            let end = if n <= 0 { 0 } else { t.char_indices().nth(n as usize).map_or(t.len(), |(i, _)| i) };
+            Value::new(V::Text(if end == t.len() { t.clone() } else { joined_text(&[&t[..end]]) }))
         }
         B::StartsWith => Value::bool(text(0)?.starts_with(text(1)?)),
         B::EndsWith => Value::bool(text(0)?.ends_with(text(1)?)),
@@ -128,16 +147,17 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
         B::ParseSha1 => parse_digest(DigestKind::Sha1, text(0)?, loc)?,
         B::Sha256 => Value::digest(DigestKind::Sha256, &sha256_bytes(text(0)?.as_bytes())),
         B::FoldSha256 => {
-            let parts: Vec<&str> = list(1)?.iter().map(|v| v.as_text().ok_or_else(|| bad(b))).collect::<Eval<_>>()?;
-            let domain = text(0)?;
+            let texts = |v: &Value| match &v.kind {
+                V::Text(t) => Ok(t.clone()),
+                _ => Err(bad(b)),
+            };
+            // Shared with the list, not copied.
+            let parts: Arc<[Arc<str>]> = list(1)?.iter().map(texts).collect::<Eval<_>>()?;
+            let domain = args.first().map(texts).ok_or_else(|| bad(b))??;
+            let folded = fold_sha256(&domain, &parts);
             // The fold remembers its inputs, so a mismatch can say which part differed.
-            Value::digest(DigestKind::Sha256, &fold_sha256(domain, &parts)).with_origin(crate::value::Origin::Fold(
-                Arc::new(crate::value::FoldOrigin {
-                    domain: domain.into(),
-                    parts: parts.iter().map(|p| Arc::from(*p)).collect(),
-                    loc,
-                }),
-            ))
+            Value::digest(DigestKind::Sha256, &folded)
+                .with_origin(crate::value::Origin::Fold(Arc::new(crate::value::FoldOrigin { domain, parts, loc })))
         }
     })
 }
@@ -149,6 +169,39 @@ mod tests {
     #[test]
     fn fold_matches_the_brief_example() {
         assert_eq!(fold_sha256("k", &["ab"]), sha256_bytes(b"1:k,2:ab,"));
-        assert_eq!(hex(&fold_sha256("k", &["ab"])), "419ee53cb24a7362f4baa8bc083d58854bec315dc37341880d8b74f450efad59");
+        assert_eq!(
+            crate::value::hex(&fold_sha256("k", &["ab"])),
+            "419ee53cb24a7362f4baa8bc083d58854bec315dc37341880d8b74f450efad59"
+        );
+    }
+
+    #[test]
+    fn fold_writes_every_length_in_decimal() {
+        for n in [0usize, 1, 9, 10, 99, 100, 1234, 100_000] {
+            let part = "x".repeat(n);
+            let want = sha256_bytes(format!("1:k,{n}:{part},").as_bytes());
+            assert_eq!(fold_sha256("k", &[part.as_str()]), want, "{n} bytes");
+        }
+    }
+
+    fn text_call(b: B, args: Vec<Value>) -> String {
+        let v = call(b, args, Loc::new(claim_syntax::FileId(0), claim_syntax::Span::new(0, 0))).expect("a value");
+        v.as_text().expect("a text").to_string()
+    }
+
+    #[test]
+    fn take_counts_characters_and_hex_writes_any_length() {
+        let take = |t: &str, n: i64| text_call(B::Take, vec![Value::text(t), Value::int(n)]);
+        assert_eq!(take("héllo", 2), "hé");
+        assert_eq!(take("héllo", 5), "héllo");
+        assert_eq!(take("héllo", 50), "héllo");
+        assert_eq!(take("héllo", 0), "");
+        assert_eq!(take("héllo", -3), "");
+        for n in [0usize, 1, 32, 64, 65, 200] {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 37) as u8).collect();
+            let want: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let got = text_call(B::Hex, vec![Value::digest(DigestKind::Sha256, &bytes)]);
+            assert_eq!(got, want, "{n} bytes");
+        }
     }
 }

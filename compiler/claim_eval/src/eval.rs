@@ -2,7 +2,7 @@
 //! travel up with their code, message, site and the chain of calls.
 
 use crate::refusal::{Eval, Refusal, Stop};
-use crate::text::{show, text_of};
+use crate::text::{push_text, show, text_of};
 use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
 use claim_diagnostics::Diagnostic;
@@ -36,7 +36,12 @@ pub struct Cx {
     ticks: u32,
     /// Values of calls made already (see `memo`); not used while tracing.
     pub memo: crate::memo::CallMemo,
+    /// Where interpolated texts are built (kept while small).
+    text: String,
 }
+
+/// The largest text buffer a context keeps between interpolations.
+const TEXT_BUFFER: usize = 4096;
 
 impl Cx {
     pub fn tracing() -> Cx {
@@ -289,14 +294,21 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         Ok(match &e.kind {
             H::Lit(l) => lit(l).with_origin(Origin::Literal(loc)),
             H::Text(parts) => {
-                let mut s = String::new();
+                // Built in the thread's buffer (one inside an interpolated
+                // part builds its own), then copied once into its value.
+                let mut s = std::mem::take(&mut cx.text);
+                s.clear();
                 for p in parts {
                     match p {
                         hir::TextPart::Lit(t) => s.push_str(t),
-                        hir::TextPart::Expr(x) => s.push_str(&text_of(&self.eval(x, frame, cx)?)),
+                        hir::TextPart::Expr(x) => push_text(&mut s, &self.eval(x, frame, cx)?),
                     }
                 }
-                Value::text(s)
+                let v = Value::new(V::Text(Arc::from(s.as_str())));
+                if s.capacity() <= TEXT_BUFFER {
+                    cx.text = s;
+                }
+                v
             }
             H::Local(slot, _) => frame.slots.get(*slot as usize).cloned().ok_or_else(|| internal("unbound local"))?,
             H::Fact(name) => self.fact(name, cx)?,
@@ -644,7 +656,11 @@ pub fn compare(op: BinOp, kind: OpKind, l: &Value, r: &Value) -> Option<bool> {
 fn arith(op: BinOp, kind: OpKind, l: &Value, r: &Value, loc: Loc) -> Eval<Value> {
     let overflow = || refusal("Overflow", format!("{} {} {} overflows", show(l), op.symbol(), show(r)), loc);
     match (kind, &l.kind, &r.kind) {
-        (OpKind::Text, V::Text(a), V::Text(b)) => Ok(Value::text(format!("{a}{b}"))),
+        (OpKind::Text, V::Text(a), V::Text(b)) => Ok(Value::new(V::Text(match (a.is_empty(), b.is_empty()) {
+            (_, true) => a.clone(),
+            (true, false) => b.clone(),
+            (false, false) => crate::value::joined_text(&[a, b]),
+        }))),
         (OpKind::List, V::List(a), V::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
         (OpKind::Int, V::Int(a), V::Int(b)) => {
             let v = match op {

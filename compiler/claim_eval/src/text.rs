@@ -2,17 +2,20 @@
 //! top; nested inside a list, option, map, record or variant it is quoted
 //! and escaped as in JSON, so `text(["a, b"])` is unambiguous.
 
-use crate::value::{hex, Value, V};
+use crate::value::{push_hex, Value, V};
 use std::fmt::Write;
 
 pub fn text_of(v: &Value) -> String {
+    let mut s = String::new();
+    push_text(&mut s, v);
+    s
+}
+
+/// Appends `text_of(v)` to `out`.
+pub fn push_text(out: &mut String, v: &Value) {
     match &v.kind {
-        V::Text(t) => t.to_string(),
-        _ => {
-            let mut s = String::new();
-            write_value(&mut s, v);
-            s
-        }
+        V::Text(t) => out.push_str(t),
+        _ => write_value(out, v),
     }
 }
 
@@ -65,7 +68,7 @@ fn write_value(out: &mut String, v: &Value) {
         V::Digest(k, bytes) => {
             out.push_str(k.prefix());
             out.push(':');
-            out.push_str(&hex(bytes));
+            push_hex(bytes, out);
         }
         V::List(items) => {
             out.push('[');

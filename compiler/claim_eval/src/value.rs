@@ -154,16 +154,64 @@ impl PartialEq for Value {
     }
 }
 
-/// Lowercase hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
+/// A text made of `parts` in order, in one allocation: texts are built
+/// on every call of a key fold or tag (`"tree:" ++ hex(...)`), and a
+/// `String` grown and then copied into its `Arc` was three.
+pub fn joined_text(parts: &[&str]) -> Arc<str> {
+    const SMALL: usize = 256;
+    let len: usize = parts.iter().map(|p| p.len()).sum();
+    if len > SMALL {
+        let mut s = String::with_capacity(len);
+        parts.iter().for_each(|p| s.push_str(p));
+        return Arc::from(s);
+    }
+    let mut buf = [0u8; SMALL];
+    let mut at = 0;
+    for p in parts {
+        buf[at..at + p.len()].copy_from_slice(p.as_bytes());
+        at += p.len();
+    }
+    // Whole texts one after another are UTF-8; never the fallback.
+    Arc::from(std::str::from_utf8(&buf[..at]).unwrap_or_default())
+}
+
+/// Lowercase hex of bytes, as a text value's content, in one allocation.
+pub fn hex_text(bytes: &[u8]) -> Arc<str> {
+    const SMALL: usize = 64;
+    if bytes.len() > SMALL {
+        return Arc::from(hex(bytes));
+    }
+    let mut buf = [0u8; 2 * SMALL];
+    let out = &mut buf[..2 * bytes.len()];
+    write_hex(bytes, out);
+    Arc::from(std::str::from_utf8(out).unwrap_or_default())
+}
+
+/// Writes the lowercase hex of `bytes` into `out` (twice as long).
+fn write_hex(bytes: &[u8], out: &mut [u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = vec![0u8; bytes.len() * 2];
-    for (pair, b) in s.chunks_exact_mut(2).zip(bytes) {
+    for (pair, b) in out.chunks_exact_mut(2).zip(bytes) {
         pair[0] = DIGITS[(b >> 4) as usize];
         pair[1] = DIGITS[(b & 15) as usize];
     }
-    // ASCII digits only: always UTF-8 (pushing `char`s encoded each one).
-    String::from_utf8(s).unwrap_or_default()
+}
+
+/// Appends the lowercase hex of `bytes` to `out`.
+pub fn push_hex(bytes: &[u8], out: &mut String) {
+    const CHUNK: usize = 64;
+    let mut buf = [0u8; 2 * CHUNK];
+    for part in bytes.chunks(CHUNK) {
+        let hex = &mut buf[..2 * part.len()];
+        write_hex(part, hex);
+        out.push_str(std::str::from_utf8(hex).unwrap_or_default());
+    }
+}
+
+/// Lowercase hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(2 * bytes.len());
+    push_hex(bytes, &mut s);
+    s
 }
 
 /// Parses exactly `len` bytes of lowercase hex.
@@ -254,6 +302,30 @@ mod hex_tests {
         for c in (0..=127u8).map(char::from).filter(|c| !matches!(c, '0'..='9' | 'a'..='f')) {
             assert_eq!(parse_hex(&format!("{c}0"), 1), None, "{c:?} first");
             assert_eq!(parse_hex(&format!("0{c}"), 1), None, "{c:?} second");
+        }
+    }
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::{hex, hex_text, joined_text};
+
+    #[test]
+    fn joined_texts_are_the_parts_in_order_at_any_length() {
+        for n in [0usize, 1, 100, 255, 256, 257, 1000] {
+            let a = "é".repeat(n / 2);
+            let b = "x".repeat(n);
+            assert_eq!(&*joined_text(&[&a, &b, ""]), format!("{a}{b}"), "{n}");
+        }
+        assert_eq!(&*joined_text(&[]), "");
+    }
+
+    #[test]
+    fn hex_texts_match_hex_at_any_length() {
+        for n in [0usize, 1, 20, 32, 64, 65, 130] {
+            let bytes: Vec<u8> = (0..n).map(|i| (i * 91) as u8).collect();
+            assert_eq!(&*hex_text(&bytes), hex(&bytes), "{n} bytes");
+            assert_eq!(hex(&bytes).len(), 2 * n);
         }
     }
 }
