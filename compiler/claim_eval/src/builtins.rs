@@ -73,10 +73,12 @@ fn parse_digest(kind: DigestKind, s: &str, loc: Loc) -> Eval<Value> {
     }
 }
 
-pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
-    let text = |i: usize| args.get(i).and_then(Value::as_text).ok_or_else(|| bad(b));
-    let list = |i: usize| args.get(i).and_then(Value::as_list).ok_or_else(|| bad(b));
-    let ints = |i: usize| -> Eval<i64> { args.get(i).and_then(Value::as_int).ok_or_else(|| bad(b)) };
+/// The built-in `b` of `args`, which it only reads (the evaluator passes
+/// locals and fields where they are, not copies).
+pub fn call(b: B, args: &[&Value], loc: Loc) -> Eval<Value> {
+    let text = |i: usize| args.get(i).and_then(|v| v.as_text()).ok_or_else(|| bad(b));
+    let list = |i: usize| args.get(i).and_then(|v| v.as_list()).ok_or_else(|| bad(b));
+    let ints = |i: usize| -> Eval<i64> { args.get(i).and_then(|v| v.as_int()).ok_or_else(|| bad(b)) };
     let bools = |i: usize| -> Eval<Vec<bool>> { list(i)?.iter().map(|v| v.as_bool().ok_or_else(|| bad(b))).collect() };
     Ok(match b {
         B::Len => Value::int(match args.first().map(|v| &v.kind) {
@@ -93,7 +95,7 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
             Some(V::Map(m)) => Value::list(m.keys().map(|k| Value::text(k.as_str())).collect()),
             _ => return Err(bad(b)),
         },
-        B::Raw => args.into_iter().next().ok_or_else(|| bad(b))?,
+        B::Raw => args.first().map(|v| (*v).clone()).ok_or_else(|| bad(b))?,
         B::TextOf => match args.first().map(|v| &v.kind) {
             // A text's text is itself: shared, not copied.
             Some(V::Text(t)) => Value::new(V::Text(t.clone())),
@@ -153,7 +155,7 @@ pub fn call(b: B, args: Vec<Value>, loc: Loc) -> Eval<Value> {
             };
             // Shared with the list, not copied.
             let parts: Arc<[Arc<str>]> = list(1)?.iter().map(texts).collect::<Eval<_>>()?;
-            let domain = args.first().map(texts).ok_or_else(|| bad(b))??;
+            let domain = args.first().map(|v| texts(v)).ok_or_else(|| bad(b))??;
             let folded = fold_sha256(&domain, &parts);
             // The fold remembers its inputs, so a mismatch can say which part differed.
             Value::digest(DigestKind::Sha256, &folded)
@@ -185,7 +187,8 @@ mod tests {
     }
 
     fn text_call(b: B, args: Vec<Value>) -> String {
-        let v = call(b, args, Loc::new(claim_syntax::FileId(0), claim_syntax::Span::new(0, 0))).expect("a value");
+        let args: Vec<&Value> = args.iter().collect();
+        let v = call(b, &args, Loc::new(claim_syntax::FileId(0), claim_syntax::Span::new(0, 0))).expect("a value");
         v.as_text().expect("a text").to_string()
     }
 

@@ -6,7 +6,7 @@ use crate::text::{push_text, show, text_of};
 use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
 use claim_diagnostics::Diagnostic;
-use claim_sema::hir::{self, ExprKind as H, Lit, OpKind, PatternKind as P};
+use claim_sema::hir::{self, Builtin, ExprKind as H, Lit, OpKind, PatternKind as P};
 use claim_sema::ty::GlobalName;
 use claim_sema::Compiled;
 use claim_syntax::ast::BinOp;
@@ -39,6 +39,9 @@ pub struct Cx {
     /// Where interpolated texts are built (kept while small).
     text: String,
 }
+
+/// What fills the unused places of a built-in's arguments.
+static UNUSED: Value = Value { kind: V::Bool(false), origin: None };
 
 /// The largest text buffer a context keeps between interpolations.
 const TEXT_BUFFER: usize = 4096;
@@ -316,10 +319,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 let args = self.eval_all(args, frame, cx)?;
                 self.call(name, args, loc, cx)?
             }
-            H::Builtin(b, args) => {
-                let args = self.eval_all(args, frame, cx)?;
-                crate::builtins::call(*b, args, loc)?
-            }
+            H::Builtin(b, args) => return self.builtin(*b, args, frame, cx, loc),
             H::World(w, args) => self.world_call(*w, args, &e.ty, frame, cx, loc)?,
             H::Field(x, i, _) => {
                 // A field of a local or a fact is copied out where it is,
@@ -501,6 +501,37 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             }
         }
         Ok((text, kept))
+    }
+
+    /// A built-in's call. `raw` is the identity at run time (newtypes are
+    /// erased); the others read their arguments, so locals, facts and
+    /// their fields are passed where they are (as comparisons do: a place
+    /// has no effect and cannot refuse, and a slot is never reused), with
+    /// no list of copies made for the call.
+    fn builtin(&self, b: Builtin, args: &[hir::Expr], frame: &mut Frame, cx: &mut Cx, loc: Loc) -> Eval<Value> {
+        const N: usize = 4;
+        if let (Builtin::Raw, [x]) = (b, args) {
+            return self.eval(x, frame, cx);
+        }
+        if args.len() > N {
+            let values = self.eval_all(args, frame, cx)?;
+            let refs: Vec<&Value> = values.iter().collect();
+            return crate::builtins::call(b, &refs, loc);
+        }
+        let mut owned: [Option<Value>; N] = Default::default();
+        for (slot, a) in owned.iter_mut().zip(args) {
+            if self.place(a, frame).is_none() {
+                *slot = Some(self.eval(a, frame, cx)?);
+            }
+        }
+        let mut refs: [&Value; N] = [&UNUSED; N];
+        for ((r, a), o) in refs.iter_mut().zip(args).zip(&owned) {
+            *r = match o {
+                Some(v) => v,
+                None => self.place(a, frame).ok_or_else(|| internal("place"))?,
+            };
+        }
+        crate::builtins::call(b, &refs[..args.len()], loc)
     }
 
     fn eval_all(&self, xs: &[hir::Expr], frame: &mut Frame, cx: &mut Cx) -> Eval<Vec<Value>> {
