@@ -9,9 +9,10 @@ use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
 use claim_eval::memo::CallMemo;
-use claim_eval::{check_frontier, run_witness_with, Evaluator, FrontierReport, NoWorld, WitnessReport};
+use claim_eval::{check_frontier, run_witness_with, Evaluator, FrontierReport, NoWorld, Value, WitnessReport};
 use claim_sema::compile;
 use claim_sema::hir;
+use claim_sema::ty::Ty;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -401,7 +402,10 @@ fn run_timed<'p>(
     // they decide whether witnesses run at all, so they come first;
     // otherwise they run beside the witnesses (they only read the values).
     let lint = || -> Vec<Diagnostic> {
-        evaluators.iter().flat_map(|ev| claim_eval::evidence_lint::unmentioned_bindings(ev.known_values())).collect()
+        evaluators
+            .iter()
+            .flat_map(|ev| claim_eval::evidence_lint::unmentioned_bindings(binding_holders(ev), ev.known_values()))
+            .collect()
     };
     if opts.deny_warnings {
         late = sorted_late(lint(), &sources_now());
@@ -504,6 +508,21 @@ fn sorted_late(mut late: Vec<Diagnostic>, sources: &Sources) -> Vec<Diagnostic> 
         (at, d.code)
     });
     late
+}
+
+/// The facts' values that may hold arm bindings, by their declared types
+/// (the W0006 lint walks only these for bindings).
+fn binding_holders<'e>(ev: &'e Evaluator<'_, NoWorld>) -> Vec<&'e Value> {
+    let types = &ev.compiled.types;
+    let mut by_type: rustc_hash::FxHashMap<&Ty, bool> = Default::default();
+    let mut out = Vec::new();
+    for f in ev.compiled.modules.values().flat_map(|m| m.facts.iter()) {
+        let holds = *by_type.entry(&f.ty).or_insert_with(|| claim_eval::evidence_lint::may_hold_bindings(&f.ty, types));
+        if let (true, Some(v)) = (holds, ev.known_value(&f.name)) {
+            out.push(v);
+        }
+    }
+    out
 }
 
 /// The modules of a program that some module `use`s (read from the syntax

@@ -188,6 +188,11 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         self.known.values()
     }
 
+    /// The value of a fact evaluated before this evaluator was made.
+    pub fn known_value(&self, name: &GlobalName) -> Option<&Value> {
+        self.known.get(name)
+    }
+
     /// Evaluates one fact: its value, or the diagnostics of its failure
     /// (empty where a fact it depends on failed and reported already).
     pub fn fact_result(&self, name: &GlobalName) -> Result<Value, Vec<Diagnostic>> {

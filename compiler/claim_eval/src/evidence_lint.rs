@@ -5,8 +5,9 @@
 
 use crate::value::{Origin, Value, V};
 use claim_diagnostics::Diagnostic;
+use claim_sema::ty::{GlobalName, Ty, TypeDef, TypeInfo};
 use claim_syntax::{FileId, Loc};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// For each digest a binding names: the first JSON file it was read from,
 /// and whether another file holds it too (all the lint asks is whether a
@@ -46,10 +47,48 @@ fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
     }
 }
 
+/// Whether a value of type `ty` can hold an arm binding where `bindings`
+/// looks for one (lists, options, record fields; newtypes are erased at
+/// run time). A type it cannot find is walked, to be safe.
+pub fn may_hold_bindings(ty: &Ty, types: &BTreeMap<GlobalName, TypeInfo>) -> bool {
+    fn walk<'t>(ty: &'t Ty, types: &'t BTreeMap<GlobalName, TypeInfo>, visiting: &mut Vec<&'t GlobalName>) -> bool {
+        match ty {
+            Ty::List(t) | Ty::Option(t) => walk(t, types, visiting),
+            Ty::Named(g) => {
+                // A type met again inside itself adds nothing new.
+                if visiting.contains(&&**g) {
+                    return false;
+                }
+                visiting.push(g);
+                let found = match types.get(&**g).map(|info| &info.def) {
+                    None => true,
+                    Some(TypeDef::Newtype(inner)) => walk(inner, types, visiting),
+                    Some(TypeDef::Record { fields, .. }) => {
+                        (&*g.name == "ArmBinding" && fields.first().is_some_and(|f| &*f.name == "image"))
+                            || fields.iter().any(|f| walk(&f.ty, types, visiting))
+                    }
+                    Some(TypeDef::Enum { .. }) => false,
+                };
+                visiting.pop();
+                found
+            }
+            Ty::Never | Ty::Error => true,
+            Ty::Bool | Ty::Int | Ty::Text | Ty::Duration | Ty::Sha256 | Ty::Sha1 | Ty::Map(_) => false,
+        }
+    }
+    walk(ty, types, &mut Vec::new())
+}
+
 /// W0006 for each binding whose image no other loaded receipt names.
-pub fn unmentioned_bindings<'a>(facts: impl IntoIterator<Item = &'a Value> + Clone) -> Vec<Diagnostic> {
+/// `holders` are the values that may hold bindings (`may_hold_bindings` of
+/// their facts' types: most of a run's values are receipts, which cannot);
+/// `facts` every fact's value, where the images are looked for.
+pub fn unmentioned_bindings<'a>(
+    holders: impl IntoIterator<Item = &'a Value>,
+    facts: impl IntoIterator<Item = &'a Value>,
+) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    for v in facts.clone() {
+    for v in holders {
         bindings(v, &mut found);
     }
     let mut seen = Seen::default();
