@@ -112,6 +112,46 @@ fn too_many_files_and_too_long_values_are_refused() {
     assert!(!out.contains("PASS"), "{out}");
 }
 
+/// Every built-in that makes a longer text checks the limit too, not only
+/// `++`: `join` (which multiplies a text by a list's length), `text()` of a
+/// list, interpolation and a refusal's message. Each is `E0407`, exit 2 and
+/// no `PASS`, in a fact and in a witness; under the limit each runs.
+#[test]
+fn every_text_builder_keeps_to_the_value_length_limit() {
+    let parts = "fact parts: List<Text> = split(\"abcdefghijklmnopqrst\", \"\")\n";
+    let cases = [
+        ("join([a for p in parts], a)", "this `join` makes 1521 bytes of text"),
+        ("text([a for p in parts])", "this `text` makes at least"),
+        ("\"{a}{a}{a}\"", "this text makes at least 117 bytes of text"),
+    ];
+    for (expr, label) in cases {
+        let fact = format!(
+            "{parts}fact a: Text = join(parts, \"-\")\nfact big: Text = {expr}\nwitness w {{ holds len(big) > 0 }}\n"
+        );
+        let witness = format!("{parts}fact a: Text = join(parts, \"-\")\nwitness w {{ holds len({expr}) > 0 }}\n");
+        for src in [fact, witness] {
+            let dir = project(&[("main.claim", &src)]);
+            let (code, out) = batch(&dir, &[]);
+            assert_eq!(code, 0, "{expr}: {out}");
+            let (code, out) = batch(&dir, &["--max-value-len", "100"]);
+            assert_eq!(code, if src.contains("fact big") { 2 } else { 1 }, "{expr}: {out}");
+            assert!(out.contains("[E0407]") && out.contains(label), "{expr}: {out}");
+            assert!(!out.contains("PASS w"), "{expr}: {out}");
+        }
+    }
+    // A refusal's message.
+    let src = format!(
+        "{parts}fact a: Text = join(parts, \"-\")\nrefusal Long \"long\"\nfn f() -> Int {{ refuse Long \"{{a}}{{a}}{{a}}\" }}\nwitness w {{ refuses f() with Long }}\n"
+    );
+    let dir = project(&[("main.claim", &src)]);
+    let (code, out) = batch(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = batch(&dir, &["--max-value-len", "100"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("[E0407]") && out.contains("this text makes at least 117 bytes of text"), "{out}");
+    assert!(!out.contains("PASS w"), "{out}");
+}
+
 /// A FIFO opened for reading waits for a writer; `file_sha256` of one hung
 /// the run. Both readers of the world now refuse it at once.
 #[cfg(unix)]

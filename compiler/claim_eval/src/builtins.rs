@@ -1,8 +1,8 @@
 //! The prelude's built-in functions at run time (§4).
 
-use crate::eval::refusal;
+use crate::eval::{refusal, too_long};
 use crate::refusal::{Eval, Stop};
-use crate::text::{show, text_of};
+use crate::text::{push_text, show};
 use crate::value::{hex_text, joined_text, parse_hex, Value, V};
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir::Builtin as B;
@@ -75,7 +75,9 @@ fn parse_digest(kind: DigestKind, s: &str, loc: Loc) -> Eval<Value> {
 
 /// The built-in `b` of `args`, which it only reads (the evaluator passes
 /// locals and fields where they are, not copies).
-pub fn call(b: B, args: &[&Value], loc: Loc) -> Eval<Value> {
+/// Texts it builds are at most `max_len` bytes (`--max-value-len`; longer
+/// is `E0407`), as `++` and interpolation are.
+pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
     let text = |i: usize| args.get(i).and_then(|v| v.as_text()).ok_or_else(|| bad(b));
     let list = |i: usize| args.get(i).and_then(|v| v.as_list()).ok_or_else(|| bad(b));
     let ints = |i: usize| -> Eval<i64> { args.get(i).and_then(|v| v.as_int()).ok_or_else(|| bad(b)) };
@@ -96,10 +98,17 @@ pub fn call(b: B, args: &[&Value], loc: Loc) -> Eval<Value> {
             _ => return Err(bad(b)),
         },
         B::Raw => args.first().map(|v| (*v).clone()).ok_or_else(|| bad(b))?,
-        B::TextOf => match args.first().map(|v| &v.kind) {
+        B::TextOf => match args.first() {
             // A text's text is itself: shared, not copied.
-            Some(V::Text(t)) => Value::new(V::Text(t.clone())),
-            Some(_) => Value::text(text_of(args.first().ok_or_else(|| bad(b))?)),
+            Some(Value { kind: V::Text(t), .. }) => Value::new(V::Text(t.clone())),
+            Some(v) => {
+                let mut s = String::new();
+                push_text(&mut s, v, max_len);
+                if s.len() > max_len {
+                    return Err(too_long(max_len, "this `text` makes at least", s.len().to_string(), true, loc));
+                }
+                Value::text(s)
+            }
             None => return Err(bad(b)),
         },
         B::Hex => match args.first().map(|v| &v.kind) {
@@ -127,7 +136,12 @@ pub fn call(b: B, args: &[&Value], loc: Loc) -> Eval<Value> {
         }
         B::Join => {
             let items: Vec<&str> = list(0)?.iter().map(|v| v.as_text().ok_or_else(|| bad(b))).collect::<Eval<_>>()?;
-            Value::text(items.join(text(1)?))
+            let sep = text(1)?;
+            let len = items.iter().map(|t| t.len()).sum::<usize>() + sep.len() * items.len().saturating_sub(1);
+            if len > max_len {
+                return Err(too_long(max_len, "this `join` makes", len.to_string(), true, loc));
+            }
+            Value::text(items.join(sep))
         }
         B::All => Value::bool(bools(0)?.iter().all(|x| *x)),
         B::Any => Value::bool(bools(0)?.iter().any(|x| *x)),
@@ -188,7 +202,8 @@ mod tests {
 
     fn text_call(b: B, args: Vec<Value>) -> String {
         let args: Vec<&Value> = args.iter().collect();
-        let v = call(b, &args, Loc::new(claim_syntax::FileId(0), claim_syntax::Span::new(0, 0))).expect("a value");
+        let v = call(b, &args, usize::MAX, Loc::new(claim_syntax::FileId(0), claim_syntax::Span::new(0, 0)))
+            .expect("a value");
         v.as_text().expect("a text").to_string()
     }
 

@@ -2,7 +2,7 @@
 //! travel up with their code, message, site and the chain of calls.
 
 use crate::refusal::{Eval, Refusal, Stop};
-use crate::text::{push_text, show, text_of};
+use crate::text::{push_text, show};
 use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
 use claim_diagnostics::Diagnostic;
@@ -131,6 +131,15 @@ pub const DEFAULT_MAX_VALUE_LEN: usize = 1 << 26;
 
 fn internal(msg: impl Into<String>) -> Stop {
     Stop::Fatal(vec![Diagnostic::error("E0999", format!("internal error: {}", msg.into()))])
+}
+
+/// `E0407`: a value longer than `--max-value-len`. `made` says what made
+/// it ("this `++` makes"), `len` how long it is.
+pub(crate) fn too_long(max_len: usize, made: &str, len: String, text: bool, loc: Loc) -> Stop {
+    let what = if text { "bytes of text" } else { "list elements" };
+    Stop::Fatal(vec![Diagnostic::error("E0407", format!("a value grew past the limit of {max_len} {what}"))
+        .at_loc(loc, format!("{made} {len} {what}"))
+        .with_help("raise the limit with `--max-value-len` if the program really needs values this large")])
 }
 
 pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
@@ -309,7 +318,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 for p in parts {
                     match p {
                         hir::TextPart::Lit(t) => s.push_str(t),
-                        hir::TextPart::Expr(x) => push_text(&mut s, &self.eval(x, frame, cx)?),
+                        hir::TextPart::Expr(x) => push_text(&mut s, &self.eval(x, frame, cx)?, self.max_len),
+                    }
+                    if s.len() > self.max_len {
+                        return Err(too_long(self.max_len, "this text makes at least", s.len().to_string(), true, loc));
                     }
                 }
                 let v = Value::new(V::Text(Arc::from(s.as_str())));
@@ -478,6 +490,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// own origins).
     fn refusal_message(&self, message: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<(String, Vec<Value>)> {
         let mut mentioned = Vec::new();
+        let loc = Loc::new(frame.file, message.span);
         let text = match &message.kind {
             H::Text(parts) => {
                 let mut s = String::new();
@@ -486,17 +499,27 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                         hir::TextPart::Lit(t) => s.push_str(t),
                         hir::TextPart::Expr(x) => {
                             let v = self.eval(x, frame, cx)?;
-                            s.push_str(&text_of(&v));
+                            push_text(&mut s, &v, self.max_len);
                             if let V::List(items) = &v.kind {
                                 mentioned.extend(items.iter().cloned());
                             }
                             mentioned.push(v);
                         }
                     }
+                    if s.len() > self.max_len {
+                        return Err(too_long(self.max_len, "this text makes at least", s.len().to_string(), true, loc));
+                    }
                 }
                 s
             }
-            _ => text_of(&self.eval(message, frame, cx)?),
+            _ => {
+                let mut s = String::new();
+                push_text(&mut s, &self.eval(message, frame, cx)?, self.max_len);
+                if s.len() > self.max_len {
+                    return Err(too_long(self.max_len, "this text makes at least", s.len().to_string(), true, loc));
+                }
+                s
+            }
         };
         // Each place once.
         let mut kept: Vec<Value> = Vec::with_capacity(mentioned.len());
@@ -521,7 +544,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         if args.len() > N {
             let values = self.eval_all(args, frame, cx)?;
             let refs: Vec<&Value> = values.iter().collect();
-            return crate::builtins::call(b, &refs, loc);
+            return crate::builtins::call(b, &refs, self.max_len, loc);
         }
         let mut owned: [Option<Value>; N] = Default::default();
         for (slot, a) in owned.iter_mut().zip(args) {
@@ -536,7 +559,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 None => self.place(a, frame).ok_or_else(|| internal("place"))?,
             };
         }
-        crate::builtins::call(b, &refs[..args.len()], loc)
+        crate::builtins::call(b, &refs[..args.len()], self.max_len, loc)
     }
 
     fn eval_all(&self, xs: &[hir::Expr], frame: &mut Frame, cx: &mut Cx) -> Eval<Vec<Value>> {
@@ -618,13 +641,8 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 _ => 0,
             };
             if len > self.max_len {
-                let what = if matches!(lv.kind, V::Text(_)) { "bytes of text" } else { "list elements" };
-                return Err(Stop::Fatal(vec![Diagnostic::error(
-                    "E0407",
-                    format!("a value grew past the limit of {} {what}", self.max_len),
-                )
-                .at_loc(loc, format!("this `++` makes {len} {what}"))
-                .with_help("raise the limit with `--max-value-len` if the program really needs values this large")]));
+                let text = matches!(lv.kind, V::Text(_));
+                return Err(too_long(self.max_len, "this `++` makes", len.to_string(), text, loc));
             }
         }
         arith(op, kind, &lv, &rv, loc)

@@ -7,22 +7,25 @@ use std::fmt::Write;
 
 pub fn text_of(v: &Value) -> String {
     let mut s = String::new();
-    push_text(&mut s, v);
+    push_text(&mut s, v, usize::MAX);
     s
 }
 
-/// Appends `text_of(v)` to `out`.
-pub fn push_text(out: &mut String, v: &Value) {
+/// Appends `text_of(v)` to `out`, stopping soon after `out` grows longer
+/// than `cap` bytes (whether it did is `out.len() > cap`): a list of long
+/// texts would otherwise be written out whole, however long, before any
+/// limit could be checked.
+pub fn push_text(out: &mut String, v: &Value, cap: usize) {
     match &v.kind {
         V::Text(t) => out.push_str(t),
-        _ => write_value(out, v),
+        _ => write_value(out, v, cap),
     }
 }
 
 /// A value as a diagnostic shows it: like `text()`, but a Text is quoted.
 pub fn show(v: &Value) -> String {
     let mut s = String::new();
-    write_value(&mut s, v);
+    write_value(&mut s, v, usize::MAX);
     s
 }
 
@@ -57,7 +60,7 @@ pub fn quote(s: &str, out: &mut String) {
     out.push('"');
 }
 
-fn write_value(out: &mut String, v: &Value) {
+fn write_value(out: &mut String, v: &Value, cap: usize) {
     match &v.kind {
         V::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         V::Int(n) => {
@@ -73,40 +76,46 @@ fn write_value(out: &mut String, v: &Value) {
         V::List(items) => {
             out.push('[');
             for (i, x) in items.iter().enumerate() {
+                if out.len() > cap {
+                    return;
+                }
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_value(out, x);
+                write_value(out, x, cap);
             }
             out.push(']');
         }
         V::Option(None) => out.push_str("None"),
         V::Option(Some(x)) => {
             out.push_str("Some(");
-            write_value(out, x);
+            write_value(out, x, cap);
             out.push(')');
         }
         V::Map(m) => {
             out.push('{');
             for (i, (k, x)) in m.iter().enumerate() {
+                if out.len() > cap {
+                    return;
+                }
                 if i > 0 {
                     out.push_str(", ");
                 }
                 quote(k, out);
                 out.push_str(": ");
-                write_value(out, x);
+                write_value(out, x, cap);
             }
             out.push('}');
         }
-        V::Record(r) => write_fields(out, &r.name, &r.names, &r.fields),
+        V::Record(r) => write_fields(out, &r.name, &r.names, &r.fields, cap),
         V::Variant(var) => match &var.names {
             None => out.push_str(&var.name),
-            Some(names) => write_fields(out, &var.name, names, &var.fields),
+            Some(names) => write_fields(out, &var.name, names, &var.fields, cap),
         },
     }
 }
 
-fn write_fields(out: &mut String, name: &str, names: &[std::sync::Arc<str>], fields: &[Value]) {
+fn write_fields(out: &mut String, name: &str, names: &[std::sync::Arc<str>], fields: &[Value], cap: usize) {
     out.push_str(name);
     if fields.is_empty() {
         out.push_str(" {}");
@@ -114,12 +123,15 @@ fn write_fields(out: &mut String, name: &str, names: &[std::sync::Arc<str>], fie
     }
     out.push_str(" { ");
     for (i, (n, x)) in names.iter().zip(fields).enumerate() {
+        if out.len() > cap {
+            return;
+        }
         if i > 0 {
             out.push_str(", ");
         }
         out.push_str(n);
         out.push_str(": ");
-        write_value(out, x);
+        write_value(out, x, cap);
     }
     out.push_str(" }");
 }
