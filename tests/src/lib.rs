@@ -35,6 +35,7 @@ pub fn batch(entry: &Path) -> String {
         format: claim_cli::formats::Format::Human,
         deny_warnings: false,
         timeout_per_witness: None,
+        timeout_per_fact: None,
         shard: None,
         exit_after: false,
         limits: Default::default(),

@@ -37,6 +37,8 @@ pub struct BatchOptions {
     pub deny_warnings: bool,
     /// A witness still running after this long fails (E0406).
     pub timeout_per_witness: Option<std::time::Duration>,
+    /// How long one fact may take (`E0408` after).
+    pub timeout_per_fact: Option<std::time::Duration>,
     /// `(k, n)`: run only the k-th of n shards of the witnesses (1-based).
     pub shard: Option<(u64, u64)>,
     /// The process exits right after this run: the databases are not
@@ -63,6 +65,7 @@ impl BatchOptions {
             format: Format::Json,
             deny_warnings: false,
             timeout_per_witness: Some(std::time::Duration::from_secs(300)),
+            timeout_per_fact: Some(std::time::Duration::from_secs(300)),
             shard: None,
             exit_after: false,
             limits: Default::default(),
@@ -304,6 +307,7 @@ fn run_timed<'p>(
         for p in projects {
             let mut db = CliDb::new(new_world(p, Default::default()));
             db.max_value_len = opts.limits.max_value_len;
+            db.fact_time_limit = opts.timeout_per_fact;
             // A run that exits after reading once never redoes a read.
             db.record_reads = !opts.exit_after;
             let l = match shared.lock() {

@@ -47,6 +47,8 @@ pub struct CliDb {
     reads: Arc<Mutex<HashMap<ReadKey, Read>>>,
     /// `--max-value-len`: set before any fact is evaluated.
     pub max_value_len: usize,
+    /// `--timeout-per-fact`: set before any fact is evaluated.
+    pub fact_time_limit: Option<std::time::Duration>,
     /// Whether the world's reads are recorded, to be redone when what they
     /// read changes: not for a run that reads once and exits, where
     /// recording every read (a key, a record and two locks each) was a
@@ -71,6 +73,7 @@ impl CliDb {
             world: Arc::new(world),
             reads: Arc::default(),
             max_value_len: claim_eval::eval::DEFAULT_MAX_VALUE_LEN,
+            fact_time_limit: None,
             record_reads: true,
         }
     }
@@ -89,6 +92,7 @@ impl CliDb {
             world: Arc::new(world),
             reads: Arc::default(),
             max_value_len: claim_eval::eval::DEFAULT_MAX_VALUE_LEN,
+            fact_time_limit: None,
             record_reads: true,
         }
     }
@@ -151,6 +155,10 @@ impl claim_sema::Db for CliDb {}
 impl EvalDb for CliDb {
     fn max_value_len(&self) -> usize {
         self.max_value_len
+    }
+
+    fn fact_time_limit(&self) -> Option<std::time::Duration> {
+        self.fact_time_limit
     }
 
     fn json_texts(&self) -> Option<claim_eval::eval::SharedTexts> {

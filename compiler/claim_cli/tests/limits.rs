@@ -152,6 +152,28 @@ fn every_text_builder_keeps_to_the_value_length_limit() {
     assert!(!out.contains("PASS w"), "{out}");
 }
 
+/// A fact has a time limit, as a witness has (`--timeout-per-fact`): one
+/// still running when it passes fails with `E0408`, which stops the run
+/// before any witness (exit 2, no `PASS`).
+#[test]
+fn a_fact_past_its_time_limit_stops_the_run() {
+    // 64 × 64 × 64 texts: ~30 ms, far past a limit of 1 ms.
+    let digits = "0123456789".repeat(7);
+    let src = format!(
+        "fact xs: List<Int> = [len(x) for x in split(\"{}\", \"\")]\n\
+         fact grid: List<List<List<Text>>> = [[[\"{{a}}-{{b}}-{{c}}\" for c in xs] for b in xs] for a in xs]\n\
+         witness w {{ holds len(grid) == 64 }}\n",
+        &digits[..64]
+    );
+    let dir = project(&[("main.claim", &src)]);
+    let (code, out) = batch(&dir, &[]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = batch(&dir, &["--timeout-per-fact", "1ms"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0408]") && out.contains("fact `grid` exceeded its time limit of 1ms"), "{out}");
+    assert!(!out.contains("PASS"), "{out}");
+}
+
 /// A FIFO opened for reading waits for a writer; `file_sha256` of one hung
 /// the run. Both readers of the world now refuse it at once.
 #[cfg(unix)]

@@ -114,6 +114,8 @@ pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     /// recursion a program still doubles a value once per call level, so
     /// memory is bounded here rather than by the machine.
     pub max_len: usize,
+    /// How long one fact may take (`--timeout-per-fact`); none without.
+    pub fact_limit: Option<std::time::Duration>,
     /// The texts of the JSON files values were read from, for the JSONPath
     /// a diagnostic names (values keep only the file and span).
     texts: Option<Texts<'p>>,
@@ -162,6 +164,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             fact_values: Mutex::default(),
             fact_errors: Mutex::default(),
             max_len: DEFAULT_MAX_VALUE_LEN,
+            fact_limit: None,
             texts: None,
         }
     }
@@ -181,6 +184,18 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     pub fn with_max_len(mut self, max_len: usize) -> Self {
         self.max_len = max_len;
         self
+    }
+
+    /// Each fact (with the facts it evaluates on the way) stops with
+    /// `E0408` once it has run for `limit`.
+    pub fn with_fact_limit(mut self, limit: Option<std::time::Duration>) -> Self {
+        self.fact_limit = limit;
+        self
+    }
+
+    /// A context for evaluating one fact: its deadline, if facts have one.
+    fn fact_cx(&self) -> Cx {
+        Cx { deadline: self.fact_limit.map(|l| std::time::Instant::now() + l), ..Cx::default() }
     }
 
     /// An evaluator that knows these fact values already (evaluated
@@ -205,7 +220,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// Evaluates one fact: its value, or the diagnostics of its failure
     /// (empty where a fact it depends on failed and reported already).
     pub fn fact_result(&self, name: &GlobalName) -> Result<Value, Vec<Diagnostic>> {
-        match self.fact(name, &mut Cx::default()) {
+        match self.fact(name, &mut self.fact_cx()) {
             Ok(v) => Ok(v),
             Err(_) => Err(self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()),
         }
@@ -221,7 +236,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     pub fn evaluate_facts(&self) -> Vec<Diagnostic> {
         for m in self.compiled.modules.values() {
             for f in &m.facts {
-                let _ = self.fact(&f.name, &mut Cx::default());
+                let _ = self.fact(&f.name, &mut self.fact_cx());
             }
         }
         self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()
@@ -260,10 +275,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 let diags = match stop {
                     Stop::Refused(r) => vec![crate::report::fact_refused(fact, r, &|f| self.json_text(f))],
                     Stop::Fatal(d) => d.clone(),
-                    // Facts have no time limit; this cannot happen, but fail closed.
-                    Stop::TimedOut => {
-                        vec![Diagnostic::error("E0999", "internal error: a fact timed out").at_loc(fact.loc, "here")]
-                    }
+                    Stop::TimedOut => vec![crate::report::fact_timed_out(fact, self.fact_limit)],
                 };
                 if let Ok(mut errs) = self.fact_errors.lock() {
                     errs.extend(diags);

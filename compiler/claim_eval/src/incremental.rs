@@ -65,6 +65,11 @@ pub trait EvalDb: claim_sema::Db {
         crate::eval::DEFAULT_MAX_VALUE_LEN
     }
 
+    /// How long one fact may take (`--timeout-per-fact`); none by default.
+    fn fact_time_limit(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     fn world_file(
         &self,
         kind: WorldFn,
@@ -178,7 +183,9 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
         }
     }
     let texts = db.json_texts();
-    let mut ev = Evaluator::with_facts(compiled, &world, known).with_max_len(db.max_value_len());
+    let mut ev = Evaluator::with_facts(compiled, &world, known)
+        .with_max_len(db.max_value_len())
+        .with_fact_limit(db.fact_time_limit());
     if let Some(texts) = &texts {
         ev = ev.with_texts(&**texts);
     }

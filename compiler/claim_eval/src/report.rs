@@ -208,6 +208,14 @@ pub fn fatal_in_witness(w: &hir::Witness, stmt: Loc, mut diags: Vec<Diagnostic>)
     })
 }
 
+/// `E0408`: a fact ran past `--timeout-per-fact`.
+pub fn fact_timed_out(f: &hir::Fact, limit: Option<std::time::Duration>) -> Diagnostic {
+    let limit = limit.map(|l| crate::text::duration_text(l.as_millis() as i64)).unwrap_or_default();
+    Diagnostic::error("E0408", format!("fact `{}` exceeded its time limit of {limit}", f.name.name))
+        .at_loc(f.loc, "still evaluating this fact when the limit passed")
+        .with_help("raise the limit with `--timeout-per-fact`, or make the fact do less work")
+}
+
 pub fn timed_out(w: &hir::Witness, stmt: Loc, limit: std::time::Duration) -> Diagnostic {
     Diagnostic::error(
         "E0406",

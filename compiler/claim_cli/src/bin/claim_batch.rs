@@ -36,6 +36,10 @@ struct Args {
     /// The time limit of one witness, as a Duration literal (`30s`, `5min`).
     #[arg(long, value_name = "DURATION", default_value = "5min", value_parser = parse_limit)]
     timeout_per_witness: std::time::Duration,
+    /// The time limit of one fact (with the facts it reads on the way), as
+    /// a Duration literal.
+    #[arg(long, value_name = "DURATION", default_value = "5min", value_parser = parse_limit)]
+    timeout_per_fact: std::time::Duration,
     /// Run only shard K of N of the witnesses (`--shard 2/4`), chosen by a
     /// stable hash of each witness's name; the whole program is still checked.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -56,7 +60,7 @@ struct Args {
     /// The most `.claim` files one project may have.
     #[arg(long, value_name = "N", default_value_t = claim_cli::project::Limits::default().max_files)]
     max_files: usize,
-    /// The longest text (bytes) or list (elements) `++` may build.
+    /// The longest text (bytes) or list (elements) a program may build.
     #[arg(long, value_name = "N", default_value_t = claim_cli::project::Limits::default().max_value_len)]
     max_value_len: usize,
     /// The largest file `load` reads, in bytes.
@@ -131,6 +135,7 @@ fn main() {
             max_value_len: args.max_value_len,
         },
         timeout_per_witness: Some(args.timeout_per_witness),
+        timeout_per_fact: Some(args.timeout_per_fact),
         timings: args.timings,
     };
     if args.watch {
