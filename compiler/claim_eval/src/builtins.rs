@@ -137,7 +137,8 @@ pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
         B::Join => {
             let items: Vec<&str> = list(0)?.iter().map(|v| v.as_text().ok_or_else(|| bad(b))).collect::<Eval<_>>()?;
             let sep = text(1)?;
-            let len = items.iter().map(|t| t.len()).sum::<usize>() + sep.len() * items.len().saturating_sub(1);
+            let seps = sep.len().saturating_mul(items.len().saturating_sub(1));
+            let len = items.iter().fold(seps, |n, t| n.saturating_add(t.len()));
             if len > max_len {
                 return Err(too_long(max_len, "this `join` makes", len.to_string(), true, loc));
             }

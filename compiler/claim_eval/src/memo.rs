@@ -132,7 +132,7 @@ impl CallMemo {
     /// (see the module comment).
     pub fn wants<T>(&mut self, function: &T) -> bool {
         let u = self.uses.entry(function as *const T as usize).or_default();
-        if u.tried < TRIAL || u.hits * PAYS >= u.tried {
+        if u.tried < TRIAL || u.hits.saturating_mul(PAYS) >= u.tried {
             return true;
         }
         u.skipped += 1;
