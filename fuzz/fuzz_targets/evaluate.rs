@@ -2,7 +2,7 @@
 //! every witness (with the thread's call memo, and again traced, which
 //! never uses it) and every frontier. The world answers nothing
 //! (`NoWorld`: every read fails as a diagnostic), values are capped at a
-//! few thousand elements and each witness has a time limit, so a program
+//! few thousand elements and each fact and witness has a time limit, so a program
 //! that would grow or loop without end stops as a diagnostic, as it does
 //! in `claim_batch`.
 //!
@@ -51,7 +51,9 @@ fuzz_target!(|data: &[u8]| {
         if compiled.has_errors() {
             return;
         }
-        let ev = Evaluator::new(compiled, &NoWorld).with_max_len(1 << 12);
+        let ev = Evaluator::new(compiled, &NoWorld)
+            .with_max_len(1 << 12)
+            .with_fact_limit(Some(Duration::from_millis(250)));
         let _ = ev.evaluate_facts();
         let limit = Some(Duration::from_millis(250));
         let mut memo = CallMemo::default();

@@ -284,7 +284,9 @@ fuzz_target!(|data: &[u8]| {
         if compiled.has_errors() {
             return;
         }
-        let ev = Evaluator::new(compiled, &NoWorld).with_max_len(1 << 12);
+        let ev = Evaluator::new(compiled, &NoWorld)
+            .with_max_len(1 << 12)
+            .with_fact_limit(Some(Duration::from_millis(250)));
         let _ = ev.evaluate_facts();
         let limit = Some(Duration::from_millis(250));
         let mut memo = CallMemo::default();
