@@ -10,32 +10,11 @@
 //! `CLAIM_FUZZ_SHOW=1` prints each program and its diagnostics (to check
 //! the generator: a program it makes should compile).
 #![no_main]
-use claim_eval::memo::CallMemo;
-use claim_eval::{check_frontier, run_witness, run_witness_with, Evaluator, NoWorld};
-use claim_sema::{compile, Database, Program, SourceFile};
-use claim_syntax::FileId;
 use libfuzzer_sys::fuzz_target;
-use salsa::Setter;
-use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::time::Duration;
 
-thread_local! {
-    static STATE: RefCell<Option<(Database, SourceFile, Program)>> = const { RefCell::new(None) };
-}
-
-fn fresh() -> (Database, SourceFile, Program) {
-    let db = Database::default();
-    let mut modules = BTreeMap::new();
-    let main = SourceFile::new(&db, "main".to_string(), "".into(), FileId(0));
-    modules.insert("main".to_string(), main);
-    for (i, (m, src)) in claim_cli::stdlib::MODULES.iter().enumerate() {
-        modules.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).into(), FileId(i as u32 + 1)));
-    }
-    let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
-    (db, main, program)
-}
+#[path = "shared.rs"]
+mod shared;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum T {
@@ -261,17 +240,9 @@ impl Gen<'_> {
     }
 }
 
-fn timed_out(r: &claim_eval::WitnessReport) -> bool {
-    r.failure.as_ref().is_some_and(|d| d.code == "E0406")
-}
-
 fuzz_target!(|data: &[u8]| {
     let text = Gen { data, at: 0, fresh: 0, facts: Vec::new(), fns: Vec::new() }.program();
-    STATE.with(|s| {
-        let mut s = s.borrow_mut();
-        let (db, main, program) = s.get_or_insert_with(fresh);
-        main.set_text(db).to(text.clone().into());
-        let compiled = compile(db, *program);
+    shared::with_compiled(text.clone(), |compiled| {
         if std::env::var_os("CLAIM_FUZZ_SHOW").is_some() {
             let errors: Vec<String> = compiled
                 .diagnostics
@@ -281,27 +252,6 @@ fuzz_target!(|data: &[u8]| {
                 .collect();
             eprintln!("----\n{text}{}", errors.join("\n"));
         }
-        if compiled.has_errors() {
-            return;
-        }
-        let ev = Evaluator::new(compiled, &NoWorld)
-            .with_max_len(1 << 12)
-            .with_fact_limit(Some(Duration::from_millis(250)));
-        let _ = ev.evaluate_facts();
-        let limit = Some(Duration::from_millis(250));
-        let mut memo = CallMemo::default();
-        for m in compiled.modules.values() {
-            for w in &m.witnesses {
-                let kept = run_witness_with(&ev, w, false, limit, &mut memo);
-                let traced = run_witness(&ev, w, true, limit);
-                if !timed_out(&kept) && !timed_out(&traced) {
-                    let message = |r: &claim_eval::WitnessReport| r.failure.as_ref().map(|d| d.message.clone());
-                    assert_eq!(message(&kept), message(&traced), "witness `{}`", w.name);
-                }
-            }
-            for f in &m.frontiers {
-                let _ = check_frontier(&ev, f);
-            }
-        }
+        shared::evaluate_all(compiled);
     });
 });

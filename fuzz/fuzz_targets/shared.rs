@@ -1,0 +1,80 @@
+//! What the compile and evaluate targets share: one salsa database for all
+//! inputs, as the language server keeps one — each input becomes the new
+//! text of the module `main`, so the standard library is parsed and checked
+//! once and every execution takes the incremental path — and the checks
+//! run on a program that type-checks.
+// Each target is its own crate and uses only some of these.
+#![allow(dead_code)]
+
+use claim_eval::memo::CallMemo;
+use claim_eval::{check_frontier, run_witness, run_witness_with, Evaluator, NoWorld, WitnessReport};
+use claim_sema::{compile, Compiled, Database, Program, SourceFile};
+use claim_syntax::FileId;
+use salsa::Setter;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+thread_local! {
+    static STATE: RefCell<Option<(Database, SourceFile, Program)>> = const { RefCell::new(None) };
+}
+
+fn fresh() -> (Database, SourceFile, Program) {
+    let db = Database::default();
+    let mut modules = BTreeMap::new();
+    let main = SourceFile::new(&db, "main".to_string(), "".into(), FileId(0));
+    modules.insert("main".to_string(), main);
+    for (i, (m, src)) in claim_cli::stdlib::MODULES.iter().enumerate() {
+        modules.insert((*m).to_string(), SourceFile::new(&db, (*m).to_string(), (*src).into(), FileId(i as u32 + 1)));
+    }
+    let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
+    (db, main, program)
+}
+
+/// Compiles `text` as the module `main` (with the standard library) and
+/// hands the result to `f`.
+pub fn with_compiled<R>(text: String, f: impl FnOnce(&Compiled) -> R) -> R {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        let (db, main, program) = s.get_or_insert_with(fresh);
+        main.set_text(db).to(text.into());
+        f(compile(db, *program))
+    })
+}
+
+/// Whether a report is of a witness that ran out of time (E0406): then the
+/// two runs may differ in how far they got.
+fn timed_out(r: &WitnessReport) -> bool {
+    r.failure.as_ref().is_some_and(|d| d.code == "E0406")
+}
+
+/// Every fact, then every witness (with the thread's call memo, and again
+/// traced, which never uses it) and every frontier. The world answers
+/// nothing (`NoWorld`: every read fails as a diagnostic), values are capped
+/// at a few thousand elements and each fact and witness has a time limit,
+/// so a program that would grow or loop without end stops as a diagnostic,
+/// as it does in `claim_batch`. The memo never changes an answer: a
+/// witness that finished both times passes or fails alike, with the same
+/// message.
+pub fn evaluate_all(compiled: &Compiled) {
+    if compiled.has_errors() {
+        return;
+    }
+    let limit = Some(Duration::from_millis(250));
+    let ev = Evaluator::new(compiled, &NoWorld).with_max_len(1 << 12).with_fact_limit(limit);
+    let _ = ev.evaluate_facts();
+    let mut memo = CallMemo::default();
+    for m in compiled.modules.values() {
+        for w in &m.witnesses {
+            let kept = run_witness_with(&ev, w, false, limit, &mut memo);
+            let traced = run_witness(&ev, w, true, limit);
+            if !timed_out(&kept) && !timed_out(&traced) {
+                let message = |r: &WitnessReport| r.failure.as_ref().map(|d| d.message.clone());
+                assert_eq!(message(&kept), message(&traced), "witness `{}`", w.name);
+            }
+        }
+        for f in &m.frontiers {
+            let _ = check_frontier(&ev, f);
+        }
+    }
+}
