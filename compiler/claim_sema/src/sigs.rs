@@ -264,6 +264,10 @@ impl ModuleSigs {
 
 fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], d: &mut Vec<Diagnostic>) -> Vec<FieldDef> {
     let mut seen = BTreeSet::new();
+    // Each JSON key is read by one field: two that read the same key would
+    // both take its value, and in an open record the key the second was
+    // meant to read would be skipped without a word.
+    let mut keys: BTreeMap<&str, &FieldDecl> = BTreeMap::new();
     let mut out = Vec::new();
     for f in decls {
         if !seen.insert(f.name.name.clone()) {
@@ -274,10 +278,22 @@ fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], d: &mut Vec<Diagnostic>) ->
             ));
             continue;
         }
+        let key = f.json_key.as_deref().unwrap_or(&f.name.name);
+        if let Some(first) = keys.insert(key, f) {
+            d.push(
+                Diagnostic::error(
+                    "E0223",
+                    format!("fields `{}` and `{}` both read the JSON key `{key}`", first.name.name, f.name.name),
+                )
+                .at(r.file, f.name.span, format!("reads `{key}` again"))
+                .with_secondary(Loc::new(r.file, first.name.span), format!("`{}` reads `{key}`", first.name.name))
+                .with_help("give one of them the key it is meant to read with `@json(\"…\")`"),
+            );
+        }
         out.push(FieldDef {
             name: f.name.name.as_str().into(),
             ty: r.resolve(&f.ty, d),
-            json_key: f.json_key.as_deref().unwrap_or(&f.name.name).into(),
+            json_key: key.into(),
             loc: Loc::new(r.file, f.name.span),
         });
     }
