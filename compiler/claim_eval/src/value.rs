@@ -155,8 +155,8 @@ impl PartialEq for Value {
 }
 
 /// A text made of `parts` in order, in one allocation: texts are built
-/// on every call of a key fold or tag (`"tree:" ++ hex(...)`), and a
-/// `String` grown and then copied into its `Arc` was three.
+/// on every call of a key fold or tag (`"tree:" ++ hex(...)`), and
+/// growing a `String` and then copying it into its `Arc` took up to three.
 pub fn joined_text(parts: &[&str]) -> Arc<str> {
     const SMALL: usize = 256;
     let len: usize = parts.iter().map(|p| p.len()).sum();
