@@ -137,6 +137,9 @@ fn every_text_builder_keeps_to_the_value_length_limit() {
             assert_eq!(code, if src.contains("fact big") { 2 } else { 1 }, "{expr}: {out}");
             assert!(out.contains("[E0407]") && out.contains(label), "{expr}: {out}");
             assert!(!out.contains("PASS w"), "{expr}: {out}");
+            if src.contains("fact big") && expr.starts_with("join") {
+                insta::assert_snapshot!("value_length_limit_join", portable(&out, &dir));
+            }
         }
     }
     // A refusal's message.
@@ -171,6 +174,7 @@ fn a_fact_past_its_time_limit_stops_the_run() {
     let (code, out) = batch(&dir, &["--timeout-per-fact", "1ms"]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("[E0408]") && out.contains("fact `grid` exceeded its time limit of 1ms"), "{out}");
+    insta::assert_snapshot!("fact_time_limit", portable(&out, &dir));
     assert!(!out.contains("PASS"), "{out}");
 }
 
