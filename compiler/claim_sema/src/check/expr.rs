@@ -38,6 +38,17 @@ pub(super) fn path_segments(e: &ast::Expr) -> Option<Vec<&ast::Ident>> {
     }
 }
 
+/// The name `a.b.c` starts from when it is only names (`a`).
+fn path_root(mut e: &ast::Expr) -> Option<&ast::Ident> {
+    loop {
+        match &e.kind {
+            A::Name(id) => return Some(id),
+            A::Field(base, _) => e = base,
+            _ => return None,
+        }
+    }
+}
+
 pub(super) fn decode_hex(hex: &str) -> Arc<[u8]> {
     (0..hex.len() / 2).filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()).collect()
 }
@@ -141,8 +152,11 @@ impl<'a> Checker<'a> {
             }
             A::Name(id) => self.name(id, expected),
             A::Field(base, field) => {
-                if let Some(segs) = path_segments(e) {
-                    if let Some(h) = self.qualified_path(&segs, expected) {
+                // Only a path from a module or a type is qualified; most
+                // field reads start from a local or a fact, and are not
+                // collected into a path (at every level of the chain) first.
+                if path_root(e).is_some_and(|root| self.may_qualify(root)) {
+                    if let Some(h) = path_segments(e).and_then(|segs| self.qualified_path(&segs, expected)) {
                         return h;
                     }
                 }
@@ -369,6 +383,15 @@ impl<'a> Checker<'a> {
 
     /// `module.item`, `Enum.Variant`, `module.Enum.Variant`, followed by any
     /// field accesses. `None` where the first name is an ordinary value.
+    /// Whether a path from `root` may name an item of another module or
+    /// a variant of a type: what [`Self::qualified_path`] looks for.
+    fn may_qualify(&self, root: &ast::Ident) -> bool {
+        let name = root.name.as_str();
+        !self.locals.iter().any(|(n, _, _)| &**n == name)
+            && (self.scope.modules.contains_key(name)
+                || self.scope.names.get(name).is_some_and(|n| n.tag == ItemTag::Type))
+    }
+
     fn qualified_path(&mut self, segs: &[&ast::Ident], expected: Option<&Ty>) -> Option<hir::Expr> {
         let first = segs[0];
         if self.local(&first.name).is_some() {
