@@ -544,8 +544,29 @@ fn imported_modules(db: &CliDb, program: claim_sema::Program) -> Vec<claim_sema:
     names.iter().filter_map(|n| modules.get(n).copied()).collect()
 }
 
-/// How many neighbouring witnesses a worker takes at once.
-const RUN: usize = 16;
+/// The most neighbouring witnesses a worker takes at once, and the fewest
+/// (unless the list ends) before a run may end with its module.
+const RUN: usize = 64;
+const SHORTEST_RUN: usize = 8;
+
+/// The runs workers take, as `(start, end)` in `witnesses`: a module's
+/// witnesses together (up to `RUN` at a time; small modules with their
+/// neighbours).
+fn runs(witnesses: &[&hir::Witness]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (i, w) in witnesses.iter().enumerate() {
+        match out.last_mut() {
+            Some((start, end))
+                if *end - *start < SHORTEST_RUN
+                    || (*end - *start < RUN && witnesses[*end - 1].loc.file == w.loc.file) =>
+            {
+                *end = i + 1
+            }
+            _ => out.push((i, i + 1)),
+        }
+    }
+    out
+}
 
 /// Runs witnesses on `jobs` threads; results come back in input order.
 fn run_parallel(
@@ -560,22 +581,20 @@ fn run_parallel(
         let mut memo = CallMemo::default();
         return witnesses.iter().map(|w| run_witness_with(ev, w, trace, limit, &mut memo)).collect();
     }
+    let runs = runs(witnesses);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
     let deliberate_panic = std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker");
     let work = || {
         let mut memo = CallMemo::default();
-        // Runs of neighbouring witnesses, not one at a time: neighbours
-        // are mostly of one module and read its facts and call its
-        // functions with the same arguments, so one thread's memo answers
-        // them, and two threads do not take turns counting references to
-        // the same fact values.
+        // A module's witnesses at once, not one at a time: they read its
+        // facts and call its functions with the same arguments, so one
+        // thread's memo answers them, and two threads do not take turns
+        // counting references to the same fact values.
         loop {
-            let start = next.fetch_add(RUN, std::sync::atomic::Ordering::Relaxed);
-            if start >= witnesses.len() {
+            let Some(&(start, end)) = runs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) else {
                 break;
-            }
-            let end = (start + RUN).min(witnesses.len());
+            };
             let mut done = Vec::with_capacity(end - start);
             for w in &witnesses[start..end] {
                 if deliberate_panic {
@@ -675,4 +694,51 @@ fn report(
     let _ = writeln!(out, "\n{summary}");
     let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
     Output { stdout: out, stderr: warnings, code }
+}
+
+#[cfg(test)]
+mod tests {
+    use claim_sema::hir;
+    use claim_syntax::{FileId, Loc, Span};
+
+    fn witnesses(per_module: &[usize]) -> Vec<hir::Witness> {
+        let mut out = Vec::new();
+        for (m, n) in per_module.iter().enumerate() {
+            for i in 0..*n {
+                out.push(hir::Witness {
+                    name: format!("m{m}_w{i}").into(),
+                    module: format!("m{m}").into(),
+                    stmts: Vec::new(),
+                    frame_size: 0,
+                    loc: Loc::new(FileId(m as u32), Span::new(i, i + 1)),
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn runs_follow_modules_cover_every_witness_once_and_stay_bounded() {
+        let all = witnesses(&[30, 31, 3, 2, 4, 200, 1]);
+        let refs: Vec<&hir::Witness> = all.iter().collect();
+        let runs = super::runs(&refs);
+        // Every witness once, in order.
+        let mut next = 0;
+        for &(start, end) in &runs {
+            assert_eq!(start, next);
+            assert!(end > start && end - start <= super::RUN, "{start}..{end}");
+            next = end;
+        }
+        assert_eq!(next, all.len());
+        // A module of 30 or 31 is one run; the three small ones share one
+        // (it ends with the first module that brings it to the fewest a
+        // run holds); the module of 200 is split at `RUN`.
+        assert_eq!(&runs[..3], &[(0, 30), (30, 61), (61, 70)]);
+        assert_eq!(&runs[3..6], &[(70, 134), (134, 198), (198, 262)]);
+        // A run ends where its module does, or at `RUN`.
+        for &(start, end) in &runs[..runs.len() - 1] {
+            assert!(end - start == super::RUN || all[end - 1].loc.file != all[end].loc.file, "{start}..{end}");
+        }
+        assert!(super::runs(&[]).is_empty());
+    }
 }
