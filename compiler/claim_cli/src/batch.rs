@@ -591,10 +591,7 @@ fn run_parallel(
         // facts and call its functions with the same arguments, so one
         // thread's memo answers them, and two threads do not take turns
         // counting references to the same fact values.
-        loop {
-            let Some(&(start, end)) = runs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) else {
-                break;
-            };
+        while let Some(&(start, end)) = runs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
             let mut done = Vec::with_capacity(end - start);
             for w in &witnesses[start..end] {
                 if deliberate_panic {
