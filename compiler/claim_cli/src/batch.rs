@@ -383,7 +383,10 @@ fn run_timed<'p>(
         let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
         // Each fact's result is taken where it was computed, not looked up
         // again afterwards on this thread.
-        let results = crate::par::map_with(db, &facts, opts.jobs, |db, fact| {
+        // A module's facts on one thread: they read each other (a thread
+        // that needs a fact another is computing waits for it).
+        let runs = crate::par::runs(&facts, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
+        let results = crate::par::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
             claim_eval::incremental::fact_result(db, l.program, fact)
         });
         let (values, errors) = claim_eval::incremental::gather_facts(&facts, results);
@@ -544,29 +547,10 @@ fn imported_modules(db: &CliDb, program: claim_sema::Program) -> Vec<claim_sema:
     names.iter().filter_map(|n| modules.get(n).copied()).collect()
 }
 
-/// The most neighbouring witnesses a worker takes at once, and the fewest
-/// (unless the list ends) before a run may end with its module.
+/// The most neighbouring witnesses (or facts) a worker takes at once, and
+/// the fewest (unless the list ends) before a run may end with its module.
 const RUN: usize = 64;
 const SHORTEST_RUN: usize = 8;
-
-/// The runs workers take, as `(start, end)` in `witnesses`: a module's
-/// witnesses together (up to `RUN` at a time; small modules with their
-/// neighbours).
-fn runs(witnesses: &[&hir::Witness]) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (i, w) in witnesses.iter().enumerate() {
-        match out.last_mut() {
-            Some((start, end))
-                if *end - *start < SHORTEST_RUN
-                    || (*end - *start < RUN && witnesses[*end - 1].loc.file == w.loc.file) =>
-            {
-                *end = i + 1
-            }
-            _ => out.push((i, i + 1)),
-        }
-    }
-    out
-}
 
 /// Runs witnesses on `jobs` threads; results come back in input order.
 fn run_parallel(
@@ -581,7 +565,7 @@ fn run_parallel(
         let mut memo = CallMemo::default();
         return witnesses.iter().map(|w| run_witness_with(ev, w, trace, limit, &mut memo)).collect();
     }
-    let runs = runs(witnesses);
+    let runs = crate::par::runs(witnesses, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
     let deliberate_panic = std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker");
@@ -691,51 +675,4 @@ fn report(
     let _ = writeln!(out, "\n{summary}");
     let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
     Output { stdout: out, stderr: warnings, code }
-}
-
-#[cfg(test)]
-mod tests {
-    use claim_sema::hir;
-    use claim_syntax::{FileId, Loc, Span};
-
-    fn witnesses(per_module: &[usize]) -> Vec<hir::Witness> {
-        let mut out = Vec::new();
-        for (m, n) in per_module.iter().enumerate() {
-            for i in 0..*n {
-                out.push(hir::Witness {
-                    name: format!("m{m}_w{i}").into(),
-                    module: format!("m{m}").into(),
-                    stmts: Vec::new(),
-                    frame_size: 0,
-                    loc: Loc::new(FileId(m as u32), Span::new(i, i + 1)),
-                });
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn runs_follow_modules_cover_every_witness_once_and_stay_bounded() {
-        let all = witnesses(&[30, 31, 3, 2, 4, 200, 1]);
-        let refs: Vec<&hir::Witness> = all.iter().collect();
-        let runs = super::runs(&refs);
-        // Every witness once, in order.
-        let mut next = 0;
-        for &(start, end) in &runs {
-            assert_eq!(start, next);
-            assert!(end > start && end - start <= super::RUN, "{start}..{end}");
-            next = end;
-        }
-        assert_eq!(next, all.len());
-        // A module of 30 or 31 is one run; the three small ones share one
-        // (it ends with the first module that brings it to the fewest a
-        // run holds); the module of 200 is split at `RUN`.
-        assert_eq!(&runs[..3], &[(0, 30), (30, 61), (61, 70)]);
-        assert_eq!(&runs[3..6], &[(70, 134), (134, 198), (198, 262)]);
-        // A run ends where its module does, or at `RUN`.
-        for &(start, end) in &runs[..runs.len() - 1] {
-            assert!(end - start == super::RUN || all[end - 1].loc.file != all[end].loc.file, "{start}..{end}");
-        }
-        assert!(super::runs(&[]).is_empty());
-    }
 }

@@ -38,23 +38,49 @@ where
     R: Send,
     F: Fn(&D, &T) -> R + Sync,
 {
-    let jobs = jobs.min(items.len());
-    if jobs <= 1 {
-        return items.iter().map(|item| f(db, item)).collect();
-    }
     // Many small items (facts) are taken in runs of neighbours, which
     // are mostly of one module and share what they read; few large ones
     // (modules) one at a time, so that the threads finish together.
-    let run = (items.len() / (jobs * 32)).clamp(1, 16);
+    let run = (items.len() / (jobs.max(1) * 32)).clamp(1, 16);
+    map_runs_with(db, items, &runs(items, run, run, |_, _| true), jobs, f)
+}
+
+/// Splits `items` into runs of neighbours, as `(start, end)`: a run grows
+/// while it is shorter than `shortest`, or shorter than `longest` and its
+/// last item and the next are `alike` (of one module, say).
+pub fn runs<T>(items: &[T], shortest: usize, longest: usize, alike: impl Fn(&T, &T) -> bool) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        match out.last_mut() {
+            Some((start, end))
+                if *end - *start < shortest || (*end - *start < longest && alike(&items[*end - 1], item)) =>
+            {
+                *end = i + 1
+            }
+            _ => out.push((i, i + 1)),
+        }
+    }
+    out
+}
+
+/// [`map_with`] over given runs of the items (which must cover them in
+/// order, as [`runs`] makes them): each thread takes the next run.
+pub fn map_runs_with<D, T, R, F>(db: &D, items: &[T], runs: &[(usize, usize)], jobs: usize, f: F) -> Vec<R>
+where
+    D: Clone + Send,
+    T: Sync,
+    R: Send,
+    F: Fn(&D, &T) -> R + Sync,
+{
+    let jobs = jobs.min(runs.len());
+    if jobs <= 1 {
+        return items.iter().map(|item| f(db, item)).collect();
+    }
     let next = AtomicUsize::new(0);
     let work = |db: D| {
         let mut done = Vec::new();
-        loop {
-            let start = next.fetch_add(run, Ordering::Relaxed);
-            let Some(chunk) = items.get(start..(start + run).min(items.len())) else { break };
-            if chunk.is_empty() {
-                break;
-            }
+        while let Some(&(start, end)) = runs.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let chunk = items.get(start..end).unwrap_or_default();
             done.extend(chunk.iter().enumerate().map(|(k, item)| (start + k, f(&db, item))));
         }
         done
@@ -104,5 +130,30 @@ mod tests {
             assert_eq!(super::map(&items, jobs, |x| x * x), want, "{jobs} jobs");
         }
         assert!(super::map(&[] as &[u64], 2, |x| *x).is_empty());
+    }
+
+    #[test]
+    fn runs_cover_every_item_once_in_order_and_follow_groups() {
+        // Items by group: 30, 31, 3, 2, 4, 200, 1.
+        let sizes = [30, 31, 3, 2, 4, 200, 1];
+        let items: Vec<usize> = sizes.iter().enumerate().flat_map(|(g, n)| std::iter::repeat_n(g, *n)).collect();
+        let runs = super::runs(&items, 8, 64, |a, b| a == b);
+        let mut next = 0;
+        for &(start, end) in &runs {
+            assert_eq!(start, next);
+            assert!(end > start && end - start <= 64, "{start}..{end}");
+            next = end;
+        }
+        assert_eq!(next, items.len());
+        // A group of 30 or 31 is one run; the three small ones share one,
+        // which ends with the first group that brings it to eight; the
+        // group of 200 is split at 64.
+        assert_eq!(&runs[..6], &[(0, 30), (30, 61), (61, 70), (70, 134), (134, 198), (198, 262)]);
+        for &(start, end) in &runs[..runs.len() - 1] {
+            assert!(end - start == 64 || items[end - 1] != items[end], "{start}..{end}");
+        }
+        // Fixed-size runs, as `map_with` takes them.
+        assert_eq!(super::runs(&[0; 10], 4, 4, |_, _| true), vec![(0, 4), (4, 8), (8, 10)]);
+        assert!(super::runs(&[] as &[u8], 8, 64, |a, b| a == b).is_empty());
     }
 }
