@@ -381,8 +381,6 @@ impl<'a> Checker<'a> {
         })
     }
 
-    /// `module.item`, `Enum.Variant`, `module.Enum.Variant`, followed by any
-    /// field accesses. `None` where the first name is an ordinary value.
     /// Whether a path from `root` may name an item of another module or
     /// a variant of a type: what [`Self::qualified_path`] looks for.
     fn may_qualify(&self, root: &ast::Ident) -> bool {
@@ -392,6 +390,8 @@ impl<'a> Checker<'a> {
                 || self.scope.names.get(name).is_some_and(|n| n.tag == ItemTag::Type))
     }
 
+    /// `module.item`, `Enum.Variant`, `module.Enum.Variant`, followed by any
+    /// field accesses. `None` where the first name is an ordinary value.
     fn qualified_path(&mut self, segs: &[&ast::Ident], expected: Option<&Ty>) -> Option<hir::Expr> {
         let first = segs[0];
         if self.local(&first.name).is_some() {
