@@ -9,7 +9,8 @@
 //! `is`, blocks with `let` and `require`, and `refuse`. Then: every fact,
 //! every witness with the call memo and again traced (which must agree,
 //! unless one ran out of time), every frontier. Nothing may panic, hang or
-//! exceed memory.
+//! exceed memory. Then the formatter: the formatted program parses to the
+//! same tree, formats to itself, and runs to the same verdicts.
 //!
 //! `CLAIM_FUZZ_SHOW=1` prints each program and its diagnostics (to check
 //! the generator: a program it makes should compile).
@@ -397,7 +398,7 @@ impl Gen<'_> {
 
 fuzz_target!(|data: &[u8]| {
     let text = Gen { data, at: 0, fresh: 0, facts: Vec::new(), fns: Vec::new() }.program();
-    shared::with_compiled(text.clone(), |compiled| {
+    let before = shared::with_compiled(text.clone(), |compiled| {
         if std::env::var_os("CLAIM_FUZZ_SHOW").is_some() {
             let errors: Vec<String> = compiled
                 .diagnostics
@@ -407,6 +408,24 @@ fuzz_target!(|data: &[u8]| {
                 .collect();
             eprintln!("----\n{text}{}", errors.join("\n"));
         }
-        shared::evaluate_all(compiled);
+        shared::evaluate_all(compiled)
     });
+    // The formatter keeps the program: the formatted text parses to the
+    // same tree, formats to itself, and runs to the same verdicts (those
+    // that finished both times).
+    let Ok(formatted) = claim_fmt::format_source(&text) else { return };
+    assert!(claim_syntax::parse_module(&formatted).errors.is_empty(), "the formatted text does not parse:\n{formatted}");
+    assert_eq!(shared::shape(&text), shared::shape(&formatted), "formatting changed the program:\n{formatted}");
+    assert_eq!(claim_fmt::format_source(&formatted).ok().as_ref(), Some(&formatted), "formatting is not idempotent");
+    let after: std::collections::BTreeMap<String, Option<String>> =
+        shared::with_compiled(formatted.clone(), shared::evaluate_all).into_iter().collect();
+    if std::env::var_os("CLAIM_FUZZ_SHOW").is_some() {
+        let same = before.iter().filter(|(n, v)| after.get(n) == Some(v)).count();
+        eprintln!("formatted: {} bytes (was {}); verdicts {} of {} the same", formatted.len(), text.len(), same, before.len());
+    }
+    for (name, verdict) in before {
+        if let Some(again) = after.get(&name) {
+            assert_eq!(&verdict, again, "`{name}` changed when formatted:\n{text}\n----\n{formatted}");
+        }
+    }
 });

@@ -56,13 +56,14 @@ fn timed_out(r: &WitnessReport) -> bool {
 /// as it does in `claim_batch`. The memo never changes an answer: a
 /// witness that finished both times passes or fails alike, with the same
 /// message.
-pub fn evaluate_all(compiled: &Compiled) {
+pub fn evaluate_all(compiled: &Compiled) -> Vec<(String, Option<String>)> {
     if compiled.has_errors() {
-        return;
+        return Vec::new();
     }
     let limit = Some(Duration::from_millis(250));
     let ev = Evaluator::new(compiled, &NoWorld).with_max_len(1 << 12).with_fact_limit(limit);
-    let _ = ev.evaluate_facts();
+    let mut outcomes: Vec<(String, Option<String>)> =
+        ev.evaluate_facts().into_iter().filter(|d| d.code != "E0408").map(|d| (format!("fact {}", d.code), None)).collect();
     let mut memo = CallMemo::default();
     for m in compiled.modules.values() {
         for w in &m.witnesses {
@@ -71,10 +72,30 @@ pub fn evaluate_all(compiled: &Compiled) {
             if !timed_out(&kept) && !timed_out(&traced) {
                 let message = |r: &WitnessReport| r.failure.as_ref().map(|d| d.message.clone());
                 assert_eq!(message(&kept), message(&traced), "witness `{}`", w.name);
+                outcomes.push((w.name.to_string(), message(&kept)));
             }
         }
         for f in &m.frontiers {
-            let _ = check_frontier(&ev, f);
+            let r = check_frontier(&ev, f);
+            outcomes.push((f.name.to_string(), r.dissolved.map(|d| format!("{}: {}", d.code, d.message))));
         }
     }
+    outcomes
+}
+
+/// The tree's debug form with every span blanked (what formatting must
+/// keep).
+pub fn shape(src: &str) -> String {
+    let dbg = format!("{:?}", claim_syntax::parse_module(src).module);
+    let mut out = String::with_capacity(dbg.len());
+    let mut rest = dbg.as_str();
+    while let Some(i) = rest.find("Span { start: ") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i..];
+        let close = after.find('}').map_or(after.len(), |j| j + 1);
+        out.push('_');
+        rest = &after[close..];
+    }
+    out.push_str(rest);
+    out
 }
