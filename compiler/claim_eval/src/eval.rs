@@ -293,6 +293,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         let Some(f) = self.compiled.function(name) else {
             return Err(internal(format!("unknown function `{}`", name.name)));
         };
+        self.call_function(f, args, site, cx)
+    }
+
+    fn call_function(&self, f: &hir::Function, args: Vec<Value>, site: Loc, cx: &mut Cx) -> Eval<Value> {
         cx.tick()?;
         let key = if cx.trace.is_none() && cx.memo.wants(f) { crate::memo::CallKey::new(f, &args) } else { None };
         if let Some(v) = key.as_ref().and_then(|k| cx.memo.get(k)) {
@@ -345,8 +349,16 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             H::Local(slot, _) => frame.slots.get(*slot as usize).cloned().ok_or_else(|| internal("unbound local"))?,
             H::Fact(name) => self.fact(name, cx)?,
             H::Call(name, args) => {
-                let args = self.eval_all(args, frame, cx)?;
-                self.call(name, args, loc, cx)?
+                let Some(f) = self.compiled.function(name) else {
+                    return Err(internal(format!("unknown function `{}`", name.name)));
+                };
+                // The arguments are the first slots of the callee's frame:
+                // made as large as it at once, not grown when it is made.
+                let mut values = Vec::with_capacity((f.frame_size as usize).max(args.len()));
+                for a in args.iter() {
+                    values.push(self.eval(a, frame, cx)?);
+                }
+                self.call_function(f, values, loc, cx)?
             }
             H::Builtin(b, args) => return self.builtin(*b, args, frame, cx, loc),
             H::World(w, args) => self.world_call(*w, args, &e.ty, frame, cx, loc)?,
@@ -384,7 +396,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             H::Comprehension { elem, slot, iter, cond } => {
                 let src = self.eval(iter, frame, cx)?;
                 let items = src.as_list().ok_or_else(|| internal("comprehension over a non-list"))?;
-                let mut out = Vec::new();
+                let mut out = Vec::with_capacity(if cond.is_none() { items.len() } else { 0 });
                 for item in items {
                     cx.tick()?;
                     frame.set(*slot, item.clone());
