@@ -28,8 +28,11 @@ impl SourceText {
     }
 
     fn lines(&self) -> &[u32] {
+        // `memchr` finds the newlines a word at a time; `match_indices`
+        // cost ~180 instructions a line, and a report that names a line of
+        // each of 1,000 modules (their open frontiers) indexed them all.
         self.lines.get_or_init(|| {
-            std::iter::once(0).chain(self.text.match_indices('\n').map(|(i, _)| i as u32 + 1)).collect()
+            std::iter::once(0).chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i as u32 + 1)).collect()
         })
     }
 }
