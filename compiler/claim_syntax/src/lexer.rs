@@ -204,8 +204,13 @@ impl<'s> Lexer<'s> {
                     self.pos = at + 1;
                 }
                 _ => {
-                    chunk.push(c);
-                    self.pos = at + c.len_utf8();
+                    // The run up to the next quote, backslash or brace, at
+                    // once (all ASCII, so the run ends on a character's
+                    // boundary); a character at a time was ~8% of lexing.
+                    let run = bytes[at..].iter().position(|b| matches!(b, b'"' | b'\\' | b'{' | b'}'));
+                    let end = run.map_or(bytes.len(), |n| at + n);
+                    chunk.push_str(&self.src[at..end]);
+                    self.pos = end;
                 }
             }
         }
