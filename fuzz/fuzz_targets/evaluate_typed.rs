@@ -414,14 +414,27 @@ fuzz_target!(|data: &[u8]| {
     // same tree, formats to itself, and runs to the same verdicts (those
     // that finished both times).
     let Ok(formatted) = claim_fmt::format_source(&text) else { return };
-    assert!(claim_syntax::parse_module(&formatted).errors.is_empty(), "the formatted text does not parse:\n{formatted}");
-    assert_eq!(shared::shape(&text), shared::shape(&formatted), "formatting changed the program:\n{formatted}");
+    assert!(
+        claim_syntax::parse_module(&formatted).errors.is_empty(),
+        "the formatted text does not parse:\n{formatted}"
+    );
+    assert_eq!(
+        claim_fmt::tree_shape(&text),
+        claim_fmt::tree_shape(&formatted),
+        "formatting changed the program:\n{formatted}"
+    );
     assert_eq!(claim_fmt::format_source(&formatted).ok().as_ref(), Some(&formatted), "formatting is not idempotent");
     let after: std::collections::BTreeMap<String, Option<String>> =
         shared::with_compiled(formatted.clone(), shared::evaluate_all).into_iter().collect();
     if std::env::var_os("CLAIM_FUZZ_SHOW").is_some() {
         let same = before.iter().filter(|(n, v)| after.get(n) == Some(v)).count();
-        eprintln!("formatted: {} bytes (was {}); verdicts {} of {} the same", formatted.len(), text.len(), same, before.len());
+        eprintln!(
+            "formatted: {} bytes (was {}); verdicts {} of {} the same",
+            formatted.len(),
+            text.len(),
+            same,
+            before.len()
+        );
     }
     for (name, verdict) in before {
         if let Some(again) = after.get(&name) {

@@ -87,20 +87,3 @@ pub fn evaluate_all(compiled: &Compiled) -> Vec<(String, Option<String>)> {
     }
     outcomes
 }
-
-/// The tree's debug form with every span blanked (what formatting must
-/// keep).
-pub fn shape(src: &str) -> String {
-    let dbg = format!("{:?}", claim_syntax::parse_module(src).module);
-    let mut out = String::with_capacity(dbg.len());
-    let mut rest = dbg.as_str();
-    while let Some(i) = rest.find("Span { start: ") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i..];
-        let close = after.find('}').map_or(after.len(), |j| j + 1);
-        out.push('_');
-        rest = &after[close..];
-    }
-    out.push_str(rest);
-    out
-}

@@ -32,3 +32,21 @@ pub fn format_source(src: &str) -> Result<String, Vec<SyntaxError>> {
     let doc = p.module(&parsed.module);
     Ok(doc::render(&doc, WIDTH, INDENT))
 }
+
+/// The syntax tree of `src` as text, with every span blanked: what
+/// formatting must keep (the formatter's tests and the `evaluate_typed`
+/// fuzz target compare a file's with its formatted text's).
+pub fn tree_shape(src: &str) -> String {
+    let dbg = format!("{:?}", parse_module(src).module);
+    let mut out = String::with_capacity(dbg.len());
+    let mut rest = dbg.as_str();
+    while let Some(i) = rest.find("Span { start: ") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i..];
+        let close = after.find('}').map_or(after.len(), |j| j + 1);
+        out.push('_');
+        rest = &after[close..];
+    }
+    out.push_str(rest);
+    out
+}

@@ -3,6 +3,9 @@
 //! parses without errors to the same tree (spans aside), formatting it again
 //! changes nothing, and every comment is still there, in order.
 
+// The tree without spans; doc comments, attached to items, are compared
+// as comments too.
+use claim_fmt::tree_shape as shape;
 use claim_syntax::{lexer::lex, parse_module};
 use std::path::{Path, PathBuf};
 
@@ -22,23 +25,6 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-/// The tree's debug form with every span blanked.
-fn shape(src: &str) -> String {
-    let dbg = format!("{:?}", parse_module(src).module);
-    let mut out = String::with_capacity(dbg.len());
-    let mut rest = dbg.as_str();
-    while let Some(i) = rest.find("Span { start: ") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i..];
-        let close = after.find('}').map_or(after.len(), |j| j + 1);
-        out.push('_');
-        rest = &after[close..];
-    }
-    out.push_str(rest);
-    // Doc comments are attached to items; they are compared as comments.
-    out
 }
 
 fn comments(src: &str) -> Vec<String> {
