@@ -55,7 +55,10 @@ fn timed_out(r: &WitnessReport) -> bool {
 /// so a program that would grow or loop without end stops as a diagnostic,
 /// as it does in `claim_batch`. The memo never changes an answer: a
 /// witness that finished both times passes or fails alike, with the same
-/// message.
+/// message. Returns the outcomes, by name: the facts' (the codes of those
+/// that failed), each witness's that finished (its failure's message) and
+/// each frontier's (whether it dissolved, and why); nothing where the
+/// program has errors.
 pub fn evaluate_all(compiled: &Compiled) -> Vec<(String, Option<String>)> {
     if compiled.has_errors() {
         return Vec::new();
