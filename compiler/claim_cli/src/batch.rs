@@ -474,10 +474,24 @@ fn run_timed<'p>(
             code,
             graphs,
         };
-        return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+        let out = Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+        leave_if_exiting(opts, reports, evaluators);
+        return out;
     }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
-    report(&reports, &groups, &frontiers, &sources, opts, warnings)
+    let out = report(&reports, &groups, &frontiers, &sources, opts, warnings);
+    leave_if_exiting(opts, reports, evaluators);
+    out
+}
+
+/// A run that exits next does not free its reports and the facts' values
+/// one by one (~1.3 ms on one thread for 31,000 witnesses); the process's
+/// exit returns the memory at once.
+fn leave_if_exiting(opts: &BatchOptions, reports: Vec<WitnessReport>, evaluators: Vec<Evaluator<'_, NoWorld>>) {
+    if opts.exit_after {
+        std::mem::forget(reports);
+        std::mem::forget(evaluators);
+    }
 }
 
 /// Runs each project's witnesses (filtered and sharded as asked) and checks
@@ -613,13 +627,17 @@ fn report(
     opts: &BatchOptions,
     warnings: String,
 ) -> Output {
-    let mut out = String::new();
+    // A line a witness, pushed rather than formatted: `writeln!` was most
+    // of the report (tens of thousands of lines, on one thread).
+    let mut out = String::with_capacity(reports.iter().map(|r| r.name.len() + 6).sum::<usize>() + 64);
     for (i, r) in reports.iter().enumerate() {
         // With several projects in one run, each one's witnesses under its name.
         if let Some((_, name)) = groups.iter().find(|(start, _)| *start == i) {
             let _ = writeln!(out, "{}== {name}", if i > 0 { "\n" } else { "" });
         }
-        let _ = writeln!(out, "{} {}", if r.passed() { "PASS" } else { "FAIL" }, r.name);
+        out.push_str(if r.passed() { "PASS " } else { "FAIL " });
+        out.push_str(&r.name);
+        out.push('\n');
     }
     let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_deref()).collect();
     let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
