@@ -289,14 +289,8 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         result.map_err(|_| Stop::Fatal(vec![]))
     }
 
-    pub fn call(&self, name: &GlobalName, args: Vec<Value>, site: Loc, cx: &mut Cx) -> Eval<Value> {
-        let Some(f) = self.compiled.function(name) else {
-            return Err(internal(format!("unknown function `{}`", name.name)));
-        };
-        self.call_function(f, args, site, cx)
-    }
-
-    fn call_function(&self, f: &hir::Function, args: Vec<Value>, site: Loc, cx: &mut Cx) -> Eval<Value> {
+    /// Calls `f` with its arguments (the first slots of its frame).
+    fn call(&self, f: &hir::Function, args: Vec<Value>, site: Loc, cx: &mut Cx) -> Eval<Value> {
         cx.tick()?;
         let key = if cx.trace.is_none() && cx.memo.wants(f) { crate::memo::CallKey::new(f, &args) } else { None };
         if let Some(v) = key.as_ref().and_then(|k| cx.memo.get(k)) {
@@ -358,7 +352,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 for a in args.iter() {
                     values.push(self.eval(a, frame, cx)?);
                 }
-                self.call_function(f, values, loc, cx)?
+                self.call(f, values, loc, cx)?
             }
             H::Builtin(b, args) => return self.builtin(*b, args, frame, cx, loc),
             H::World(w, args) => self.world_call(*w, args, &e.ty, frame, cx, loc)?,
