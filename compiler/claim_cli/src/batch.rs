@@ -331,25 +331,41 @@ fn run_timed<'p>(
         // of every part that imports them. (Only for a run that drops as it
         // goes: a run again would parse every module to find out.)
         let imported = if opts.exit_after { imported_modules(&*db, l.program) } else { Vec::new() };
+        // The trees of the part before, taken out of the database when it
+        // forgot them: the workers free one after each module they check,
+        // which keeps freeing (most of what forgetting costs) off the one
+        // thread that holds the database between parts.
+        let mut evicted: Vec<std::sync::Arc<claim_syntax::Parsed>> = Vec::new();
         for (i, chunk) in files.chunks(part).enumerate() {
+            let to_free = std::sync::Mutex::new(std::mem::take(&mut evicted));
             crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
                 claim_sema::summary::module_summary(db, l.program, *file);
+                drop(to_free.lock().ok().and_then(|mut trees| trees.pop()));
             });
+            drop(to_free);
             let rest = files.get((i + 1) * part..).unwrap_or_default();
-            claim_sema::db::forget_syntax(db, rest);
+            evicted = claim_sema::db::forget_syntax(db, rest, chunk);
             if opts.exit_after {
                 claim_sema::db::forget_checking_except(db, l.program, &imported);
             }
         }
-        // Nothing runs again: keep only what the next step reads.
-        if opts.exit_after {
-            claim_sema::db::forget_checking(db);
-        }
-        clock.phase("check");
-        compile(&*db, l.program);
-        if opts.exit_after {
-            claim_sema::db::forget_summaries(db);
-        }
+        // The last part's trees are freed beside the merge, which is serial.
+        std::thread::scope(|s| {
+            if opts.jobs > 1 {
+                s.spawn(move || drop(evicted));
+            } else {
+                drop(evicted);
+            }
+            // Nothing runs again: keep only what the next step reads.
+            if opts.exit_after {
+                claim_sema::db::forget_checking(db);
+            }
+            clock.phase("check");
+            compile(&*db, l.program);
+            if opts.exit_after {
+                claim_sema::db::forget_summaries(db);
+            }
+        });
         clock.phase("merge");
     }
     let mut diags = Vec::new();

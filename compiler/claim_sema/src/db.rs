@@ -118,9 +118,12 @@ impl Db for Database {}
 /// once their module is checked: `claim_batch` evicts them then (see
 /// `forget_syntax`). The capacity is practically unbounded: with none,
 /// salsa would not record uses, and eviction would find nothing to drop.
+///
+/// Shared (`Arc`) so that a run evicting trees can take them out of the
+/// database first and free them on its workers (`forget_syntax`).
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
-    claim_syntax::parse_module(file.text(db))
+pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parsed> {
+    Arc::new(claim_syntax::parse_module(file.text(db)))
 }
 
 /// How many syntax trees salsa keeps unless told otherwise: all of them.
@@ -130,7 +133,15 @@ pub(crate) const KEEP_ALL: usize = 1_000_000_000;
 /// `parse` of a dropped module parses it again. For a run that has checked
 /// every module but `keep`: checking in parts and dropping as it goes, a
 /// run never holds every tree and every checked module at once.
-pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile]) {
+///
+/// The trees of `hand_back` (modules whose trees the database holds, such
+/// as those just checked) are not freed but returned: freeing a tree is
+/// most of the cost of forgetting it, and salsa frees on the one thread
+/// that holds the database mutably, while the caller can free them on its
+/// workers during the next part of its work. Any other tree evicted is
+/// freed here.
+pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile], hand_back: &[SourceFile]) -> Vec<Arc<Parsed>> {
+    let handed: Vec<Arc<Parsed>> = hand_back.iter().map(|f| parse(db, *f).clone()).collect();
     // Salsa drops the least recently used: use the ones to keep last.
     for f in keep {
         parse(db, *f);
@@ -138,6 +149,7 @@ pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile]) {
     parse::set_lru_capacity(db, keep.len().max(1));
     db.trigger_lru_eviction();
     parse::set_lru_capacity(db, KEEP_ALL);
+    handed
 }
 
 /// `forget_checking` for a run checking in parts, after each: keeps the
