@@ -82,24 +82,35 @@ pub(crate) fn claim_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result
 fn find_claim_files(dir: &Path, jobs: usize, mut listed: Option<&mut Listings>) -> std::io::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut level = vec![dir.to_path_buf()];
+    let keep = listed.is_some();
     while !level.is_empty() {
-        let read = crate::par::map(&level, jobs, |d| read_folder(d));
+        // Each folder's entries sorted into folders and `.claim` files on
+        // the thread that listed it (on one, this was a serial tenth of
+        // the search: 22,000 entries for a corpus of 1,000 modules).
+        let read = crate::par::map(&level, jobs, |d| {
+            read_folder(d).map(|entries| {
+                let (mut dirs, mut files) = (Vec::new(), Vec::new());
+                for (name, kind) in &entries {
+                    let text = name.to_string_lossy();
+                    if text.starts_with('.') || text == "target" {
+                        continue;
+                    }
+                    if kind.is_dir() {
+                        dirs.push(d.join(name));
+                    } else if text.ends_with(".claim") {
+                        files.push(d.join(name));
+                    }
+                }
+                (dirs, files, keep.then(|| as_entries(entries)))
+            })
+        });
         let mut next = Vec::new();
-        for (d, entries) in level.into_iter().zip(read) {
-            let entries = entries?;
-            for (name, kind) in &entries {
-                let text = name.to_string_lossy();
-                if text.starts_with('.') || text == "target" {
-                    continue;
-                }
-                if kind.is_dir() {
-                    next.push(d.join(name));
-                } else if text.ends_with(".claim") {
-                    out.push(d.join(name));
-                }
-            }
-            if let Some(l) = listed.as_deref_mut() {
-                l.insert(d, as_entries(entries));
+        for (d, read) in level.into_iter().zip(read) {
+            let (dirs, files, entries) = read?;
+            next.extend(dirs);
+            out.extend(files);
+            if let (Some(l), Some(entries)) = (listed.as_deref_mut(), entries) {
+                l.insert(d, entries);
             }
         }
         level = next;
