@@ -150,6 +150,7 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     attach_docs(&mut module.items, &lexed.docs);
+    module.items.shrink_to_fit();
     Parsed { module, errors }
 }
 

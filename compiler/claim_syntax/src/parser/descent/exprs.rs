@@ -289,6 +289,7 @@ impl Descent<'_> {
         }
         let result = self.expr(true)?;
         self.punct("}")?;
+        stmts.shrink_to_fit();
         Some(Expr { kind: ExprKind::Block(stmts, Box::new(result)), span: self.span_from(start) })
     }
 

@@ -136,6 +136,7 @@ impl Descent<'_> {
             self.pos += 1;
             path.extend(self.ident());
         }
+        path.shrink_to_fit();
         Some(path)
     }
 
@@ -161,6 +162,7 @@ impl Descent<'_> {
             }
         }
         self.punct(close)?;
+        out.shrink_to_fit();
         Some(out)
     }
 
@@ -317,6 +319,7 @@ impl Descent<'_> {
             let _ = self.punct(";");
         }
         self.punct("}")?;
+        stmts.shrink_to_fit();
         Some(ItemKind::Witness { name, stmts })
     }
 
