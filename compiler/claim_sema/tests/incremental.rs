@@ -103,6 +103,36 @@ fn forgetting_what_checking_kept_changes_no_answer() {
     assert_eq!(after.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0203"]);
 }
 
+/// `forget_syntax` drops every tree but those to keep, and hands back the
+/// trees asked for (the batch frees them on its workers): the handed-back
+/// tree is the one the database held, a later `parse` of a forgotten
+/// module parses it again to an equal tree, and a kept one is not parsed
+/// again.
+#[test]
+fn forgotten_trees_are_handed_back_and_parsed_again_when_asked() {
+    let (mut db, log, program, lib, main) = setup();
+    let before = compile(&db, program).clone();
+    let held = claim_sema::parse(&db, lib).clone();
+    executed(&log);
+    let handed = claim_sema::db::forget_syntax(&mut db, &[main], &[lib]);
+    assert_eq!(handed.len(), 1);
+    assert!(std::sync::Arc::ptr_eq(&handed[0], &held), "the tree the database held is handed back");
+    // The database no longer holds it: the handed-back tree and this test's
+    // clone are its only owners.
+    assert_eq!(std::sync::Arc::strong_count(&held), 2);
+
+    let lib_id = format!("{:?}", salsa::plumbing::AsId::as_id(&lib));
+    let main_id = format!("{:?}", salsa::plumbing::AsId::as_id(&main));
+    let again = claim_sema::parse(&db, lib).clone();
+    assert!(!std::sync::Arc::ptr_eq(&again, &held), "a forgotten tree is parsed again");
+    assert_eq!(*again, *held);
+    claim_sema::parse(&db, main);
+    let log_now = executed(&log);
+    assert!(ran(&log_now, "parse", &lib_id), "{log_now:#?}");
+    assert!(!ran(&log_now, "parse", &main_id), "a kept tree is not parsed again: {log_now:#?}");
+    assert_eq!(*compile(&db, program), before, "no answer changes");
+}
+
 /// Checking in parts, a run keeps the indexes, scopes and signatures of
 /// the modules others import (the rest of the check reads them) and drops
 /// everyone else's: an importer checked later finds them, not recomputed.
