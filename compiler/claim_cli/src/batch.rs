@@ -349,10 +349,11 @@ fn run_timed<'p>(
                 claim_sema::db::forget_checking_except(db, l.program, &imported);
             }
         }
-        // The last part's trees are freed beside the merge, which is serial.
+        // The last part's trees are freed beside the merge, which is serial
+        // (on a worker's stack: freeing a tree recurses as deep as it nests).
         std::thread::scope(|s| {
             if opts.jobs > 1 {
-                s.spawn(move || drop(evicted));
+                crate::par::spawn(s, move || drop(evicted));
             } else {
                 drop(evicted);
             }
