@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod depth;
 pub mod error;
+pub mod hex;
 pub mod lexer;
 pub mod parser;
 pub mod span;
