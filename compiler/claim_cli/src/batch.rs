@@ -606,7 +606,12 @@ fn run_parallel(
         // facts and call its functions with the same arguments, so one
         // thread's memo answers them, and two threads do not take turns
         // counting references to the same fact values.
+        let mut module = None;
         while let Some(&(start, end)) = runs.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+            let file = witnesses[start].loc.file;
+            if module.replace(file).is_some_and(|m| m != file) {
+                memo.start_over();
+            }
             let mut done = Vec::with_capacity(end - start);
             for w in &witnesses[start..end] {
                 if deliberate_panic {

@@ -170,6 +170,15 @@ impl CallMemo {
         self.facts.insert(name as *const T as usize, value);
     }
 
+    /// Forgets the calls and facts kept (not what was learnt of which
+    /// functions pay): for a thread moving on to another module, whose
+    /// calls take other arguments. The entries are freed while they are
+    /// still in the cache, not thousands of calls later.
+    pub fn start_over(&mut self) {
+        self.entries.clear();
+        self.facts.clear();
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -274,5 +283,23 @@ mod tests {
         assert!(m.len() <= MAX_ENTRIES);
         let key = CallKey::new(&f, &[Value::int(MAX_ENTRIES as i64 + 9)]).expect("one argument");
         assert_eq!(m.get(&key).and_then(|v| v.as_int()), Some(2 * (MAX_ENTRIES as i64 + 9)));
+    }
+
+    #[test]
+    fn starting_over_forgets_calls_and_facts_but_not_which_functions_pay() {
+        let (f, name) = (0u8, 0u8);
+        let mut m = CallMemo::default();
+        for i in 0..TRIAL as i64 {
+            assert!(m.wants(&f));
+            let args = vec![Value::int(i)];
+            let key = CallKey::new(&f, &args).expect("one argument");
+            assert!(m.get(&key).is_none());
+            m.insert(key, args, Value::int(i));
+        }
+        m.keep_fact(&name, Value::int(1));
+        m.start_over();
+        assert!(m.is_empty(), "no call is kept");
+        assert!(m.fact(&name).is_none(), "no fact is kept");
+        assert!(!m.wants(&f), "a function that did not pay is still left out");
     }
 }
