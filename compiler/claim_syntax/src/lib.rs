@@ -9,6 +9,7 @@ pub mod lexer;
 pub mod parser;
 pub mod span;
 pub mod token;
+pub mod uses;
 
 pub use error::SyntaxError;
 pub use parser::{parse_module, parse_module_by_combinators, Parsed};

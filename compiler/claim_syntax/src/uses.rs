@@ -1,0 +1,114 @@
+//! The modules a source names in its `use` items, read from its lines
+//! without lexing or parsing it.
+//!
+//! A batch run reads every module before it checks any: it must know the
+//! whole program (the entries and every module they `use`) first. Parsing
+//! every module then to find its `use` items held every syntax tree at
+//! once, first-touching pages for all of them, only to check them later;
+//! with this scan a run parses each module where it checks it, part by
+//! part, and frees each part's trees before the next part's are made.
+//!
+//! The scan is a guess, and is treated as one: it is exact for a module
+//! written the usual way (each `use` at the start of its line, its path
+//! written without spaces), and the caller compares it with the parsed
+//! module's `use` items (`parsed_uses`) before trusting anything built on
+//! it. A `use` that does not start its line, a path with spaces around its
+//! dots, or a line of a multi-line text that starts with `use ` make the
+//! two differ, and the caller then loads the program the slow way.
+
+use crate::ast::{ItemKind, Module};
+
+/// The module paths of the lines that start with `use ` (after blanks),
+/// in the order of the lines: `use std.oci.{Tag}` names `std.oci`.
+pub fn scan_uses(src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in src.lines() {
+        let line = line.trim_start_matches([' ', '\t']);
+        let Some(rest) = line.strip_prefix("use") else { continue };
+        let rest_trimmed = rest.trim_start_matches([' ', '\t']);
+        if rest_trimmed.len() == rest.len() {
+            // `user`, `use_x`, or `use` alone: not a `use` item's start.
+            continue;
+        }
+        if let Some(path) = dotted_path(rest_trimmed) {
+            out.push(path.to_string());
+        }
+    }
+    out
+}
+
+/// The longest `ident(.ident)*` at the start of `s`.
+fn dotted_path(s: &str) -> Option<&str> {
+    let b = s.as_bytes();
+    let ident = |at: usize| -> usize {
+        let mut end = at;
+        while end < b.len() && (b[end].is_ascii_alphanumeric() || b[end] == b'_') {
+            end += 1;
+        }
+        let starts = b.get(at).is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_');
+        if starts {
+            end
+        } else {
+            at
+        }
+    };
+    let mut end = ident(0);
+    if end == 0 {
+        return None;
+    }
+    while b.get(end) == Some(&b'.') {
+        let next = ident(end + 1);
+        if next == end + 1 {
+            break;
+        }
+        end = next;
+    }
+    s.get(..end)
+}
+
+/// The module paths of a parsed module's `use` items, in order: what
+/// `scan_uses` of its text should have found.
+pub fn parsed_uses(module: &Module) -> impl Iterator<Item = String> + '_ {
+    module.items.iter().filter_map(|item| match &item.kind {
+        ItemKind::Use(u) => Some(u.dotted()),
+        _ => None,
+    })
+}
+
+/// Whether `scan_uses` found exactly the `use` items the parse did.
+pub fn scan_agrees(scanned: &[String], module: &Module) -> bool {
+    let mut parsed = parsed_uses(module);
+    scanned.iter().all(|s| parsed.next().is_some_and(|p| p == *s)) && parsed.next().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agrees(src: &str) -> bool {
+        scan_agrees(&scan_uses(src), &crate::parse_module(src).module)
+    }
+
+    #[test]
+    fn the_usual_uses_are_found_in_order() {
+        let src =
+            "// a module\nuse std.provenance.{Candidate, keyed}\n  use app.lib\nuse std.oci.{Tag}\n\nfact x: Int = 1\n";
+        assert_eq!(scan_uses(src), ["std.provenance", "app.lib", "std.oci"]);
+        assert!(agrees(src));
+    }
+
+    #[test]
+    fn words_that_only_begin_with_use_are_not_uses() {
+        assert_eq!(scan_uses("user\nuse_x = 1\nuse\n/// use a.b\n// use c.d\n"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn unusual_writing_is_caught_by_the_comparison() {
+        // A `use` after another item on its line: the scan misses it.
+        assert!(!agrees("fact x: Int = 1 use std.oci.{Tag}\n"));
+        // Spaces around the dots: the scan reads `std` only.
+        assert!(!agrees("use std . oci.{Tag}\n"));
+        // A line of a multi-line text: the scan sees a use the parse does not.
+        assert!(!agrees("fact t: Text = \"a\nuse app.lib\n\"\n"));
+    }
+}
