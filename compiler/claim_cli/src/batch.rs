@@ -177,6 +177,10 @@ pub struct RunState<'p> {
     /// For a first run, each project's folders already listed (the search
     /// for files listed them), handed to its world.
     listed: Vec<crate::project::Listings>,
+    /// A first load parses every module (`load_with`), not each one where
+    /// it is checked (`load_deferring`): set when a deferred load's scan of
+    /// the `use`s was found wrong, and the run started over.
+    parse_at_load: bool,
 }
 
 impl RunState<'_> {
@@ -301,7 +305,11 @@ fn run_timed<'p>(
     let new_world =
         |p: &crate::project::Project, dirs| FsWorld::new(p.root.clone(), dirs, shared.clone(), opts.max_load_bytes);
     let dbs = &mut state.dbs;
-    // A first run loads; a run again reuses what is loaded.
+    // A first run loads; a run again reuses what is loaded. A run that
+    // exits after one check parses each module where it checks it, part by
+    // part (see `check_in_parts`); one that runs again parses all as it loads.
+    let defer = opts.exit_after && !state.parse_at_load;
+    let sources_before = if defer { shared.lock().map(|s| s.clone()).ok() } else { None };
     if dbs.is_empty() {
         let mut listed = std::mem::take(&mut state.listed).into_iter();
         for p in projects {
@@ -310,8 +318,9 @@ fn run_timed<'p>(
             db.fact_time_limit = opts.timeout_per_fact;
             // A run that exits after reading once never redoes a read.
             db.record_reads = !opts.exit_after;
+            let load = if defer { crate::project::load_deferring } else { crate::project::load_with };
             let l = match shared.lock() {
-                Ok(mut sources) => crate::project::load_with(&db, &mut sources, p, &opts.limits, opts.jobs),
+                Ok(mut sources) => load(&db, &mut sources, p, &opts.limits, opts.jobs),
                 Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
             };
             db.set_world(new_world(p, l.dirs.clone()).with_listings(listed.next().unwrap_or_default()));
@@ -320,35 +329,12 @@ fn run_timed<'p>(
     }
     clock.phase("load");
     let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
+    let mut guessed_wrong = false;
     for (_, db, l) in dbs.iter_mut() {
-        let files: Vec<claim_sema::SourceFile> = l.program.modules(&*db).values().copied().collect();
-        // In parts, each part's syntax trees dropped once it is checked
-        // (nothing after the check reads them): the trees are as large as
-        // the checked modules, and a run holds the two at once only for a
-        // part. A run again re-parses only what changed, as before.
-        let part = files.len().div_ceil(16).max(32);
-        // What other modules `use`: their signatures are read by the check
-        // of every part that imports them. (Only for a run that drops as it
-        // goes: a run again would parse every module to find out.)
-        let imported = if opts.exit_after { imported_modules(&*db, l.program) } else { Vec::new() };
-        // The trees of the part before, taken out of the database when it
-        // forgot them: the workers free one after each module they check,
-        // which keeps freeing (most of what forgetting costs) off the one
-        // thread that holds the database between parts.
-        let mut evicted: Vec<std::sync::Arc<claim_syntax::Parsed>> = Vec::new();
-        for (i, chunk) in files.chunks(part).enumerate() {
-            let to_free = std::sync::Mutex::new(std::mem::take(&mut evicted));
-            crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
-                claim_sema::summary::module_summary(db, l.program, *file);
-                drop(to_free.lock().ok().and_then(|mut trees| trees.pop()));
-            });
-            drop(to_free);
-            let rest = files.get((i + 1) * part..).unwrap_or_default();
-            evicted = claim_sema::db::forget_syntax(db, rest, chunk);
-            if opts.exit_after {
-                claim_sema::db::forget_checking_except(db, l.program, &imported);
-            }
-        }
+        let Some(evicted) = check_in_parts(db, l, opts) else {
+            guessed_wrong = true;
+            break;
+        };
         // The last part's trees are freed beside the merge, which is serial
         // (on a worker's stack: freeing a tree recurses as deep as it nests).
         std::thread::scope(|s| {
@@ -368,6 +354,18 @@ fn run_timed<'p>(
             }
         });
         clock.phase("merge");
+    }
+    if guessed_wrong {
+        // The scan of some module's `use`s (or its nesting) was not what
+        // its parse found: load and check again, parsing as it loads. The
+        // sources are as they were, so files keep the ids a parsing load
+        // gives them.
+        drop(std::mem::take(&mut state.dbs));
+        if let (Some(before), Ok(mut sources)) = (sources_before, shared.lock()) {
+            *sources = before;
+        }
+        state.parse_at_load = true;
+        return run_timed(opts, projects, state, clock);
     }
     let mut diags = Vec::new();
     let mut loaded = Vec::new();
@@ -536,6 +534,74 @@ fn run_witnesses(
             frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
         }
     }
+}
+
+/// Checks a program's modules in parts, each part's syntax trees dropped
+/// once it is checked (nothing after the check reads them): the trees are
+/// as large as the checked modules, and a run holds the two at once only
+/// for a part. A run again re-parses only what changed, as before. Returns
+/// the last part's trees, to be freed by the caller; `None` where the load
+/// deferred parsing (`Loaded::scanned`) and a module's parse does not
+/// agree with its scanned `use`s or nests past the limit: the program was
+/// guessed wrong, and must be loaded again.
+fn check_in_parts(
+    db: &mut CliDb,
+    l: &crate::project::Loaded,
+    opts: &BatchOptions,
+) -> Option<Vec<std::sync::Arc<claim_syntax::Parsed>>> {
+    let modules = l.program.modules(&*db);
+    let files: Vec<claim_sema::SourceFile> = modules.values().copied().collect();
+    let part = files.len().div_ceil(16).max(32);
+    // What other modules `use`: their signatures are read by the check of
+    // every part that imports them. (Only for a run that drops as it goes:
+    // a run again would parse every module to find out.)
+    let imported: Vec<claim_sema::SourceFile> = match &l.scanned {
+        Some(scanned) => {
+            let named: std::collections::HashSet<&str> = scanned.values().flatten().map(String::as_str).collect();
+            // The standard library's own `use`s are not scanned: keep all of it.
+            let kept = |m: &str| named.contains(m) || claim_sema::db::is_std_module(m);
+            modules.iter().filter(|(m, _)| kept(m)).map(|(_, f)| *f).collect()
+        }
+        None if opts.exit_after => imported_modules(&*db, l.program),
+        None => Vec::new(),
+    };
+    let guessed_wrong = std::sync::atomic::AtomicBool::new(false);
+    let limit = opts.limits.max_nesting;
+    // The trees of the part before, taken out of the database when it
+    // forgot them: the workers free one after each module they check,
+    // which keeps freeing (most of what forgetting costs) off the one
+    // thread that holds the database between parts.
+    let mut evicted: Vec<std::sync::Arc<claim_syntax::Parsed>> = Vec::new();
+    for (i, chunk) in files.chunks(part).enumerate() {
+        let to_free = std::sync::Mutex::new(std::mem::take(&mut evicted));
+        crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
+            if let Some(uses) = l.scanned.as_ref().and_then(|s| s.get(file)) {
+                // What loading would have found had it parsed this module.
+                let tree = &claim_sema::parse(db, *file).module;
+                if !claim_syntax::uses::scan_agrees(uses, tree)
+                    || claim_syntax::depth::deeper_than(tree, limit).is_some()
+                {
+                    guessed_wrong.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            claim_sema::summary::module_summary(db, l.program, *file);
+            drop(to_free.lock().ok().and_then(|mut trees| trees.pop()));
+        });
+        drop(to_free);
+        if guessed_wrong.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        // Trees not made yet are not kept (a deferred load made none).
+        let rest = match l.scanned {
+            Some(_) => &[][..],
+            None => files.get((i + 1) * part..).unwrap_or_default(),
+        };
+        evicted = claim_sema::db::forget_syntax(db, rest, chunk);
+        if opts.exit_after {
+            claim_sema::db::forget_checking_except(db, l.program, &imported);
+        }
+    }
+    Some(evicted)
 }
 
 /// Late warnings in a stable order: by file name, not id (JSON files get

@@ -249,6 +249,13 @@ pub struct Loaded {
     pub dirs: HashMap<FileId, PathBuf>,
     /// Files that could not be read (bad UTF-8, IO errors).
     pub errors: Vec<Diagnostic>,
+    /// For a load that did not parse the modules it read (`load_deferring`):
+    /// the `use`s it found in each by scanning its lines instead
+    /// (`claim_syntax::uses`). The program is right only if every module's
+    /// parse agrees with its scan and no module nests past the limit; the
+    /// caller checks both as it parses each, and otherwise loads again with
+    /// `load_with`.
+    pub scanned: Option<HashMap<SourceFile, Vec<String>>>,
 }
 
 /// Reads the entries and, following `use`, every module they reach.
@@ -275,6 +282,33 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     limits: &Limits,
     jobs: usize,
 ) -> Loaded {
+    load_parsing(db, sources, project, limits, jobs, false)
+}
+
+/// `load_with`, but the modules read from files are not parsed: their
+/// `use`s are scanned from their lines (`claim_syntax::uses`), and the
+/// nesting limit is left to the caller, which parses each module where it
+/// checks it. For a run that checks in parts and frees each part's trees:
+/// no run then holds every tree at once. See `Loaded::scanned` for what
+/// the caller must confirm.
+pub fn load_deferring<D: claim_sema::Db + Clone + Send>(
+    db: &D,
+    sources: &mut Sources,
+    project: &Project,
+    limits: &Limits,
+    jobs: usize,
+) -> Loaded {
+    load_parsing(db, sources, project, limits, jobs, true)
+}
+
+fn load_parsing<D: claim_sema::Db + Clone + Send>(
+    db: &D,
+    sources: &mut Sources,
+    project: &Project,
+    limits: &Limits,
+    jobs: usize,
+    defer: bool,
+) -> Loaded {
     let mut modules: BTreeMap<String, SourceFile> = BTreeMap::new();
     let mut found = Found { cwd: std::env::current_dir().ok(), ..Found::default() };
     if project.entries.len() > limits.max_files {
@@ -291,7 +325,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
             .with_help("raise the limit with `--max-files`, or give fewer entries"),
         );
         let program = Program::loaded(db, BTreeMap::new(), Vec::new(), BTreeMap::new());
-        return Loaded { program, entries: Vec::new(), dirs: found.dirs, errors: found.errors };
+        return Loaded { program, entries: Vec::new(), dirs: found.dirs, errors: found.errors, scanned: None };
     }
     let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
     // The entries are read first and parsed in parallel; following `use`
@@ -318,12 +352,20 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     // there too.
     let depths: std::sync::Mutex<HashMap<SourceFile, Option<(usize, Span)>>> = Default::default();
     let limit = limits.max_nesting;
-    crate::par::warm(db, &files, jobs, |db, file| {
-        let deep = claim_syntax::depth::deeper_than(&claim_sema::parse(db, *file).module, limit);
-        if let Ok(mut d) = depths.lock() {
-            d.insert(*file, deep);
-        }
-    });
+    let mut scanned: Option<HashMap<SourceFile, Vec<String>>> = None;
+    if defer {
+        // Only what came from files: the standard library is parsed below.
+        let texts: Vec<&str> = files.iter().map(|file| &**file.text(db)).collect();
+        let uses = crate::par::map(&texts, jobs, |text| claim_syntax::uses::scan_uses(text));
+        scanned = Some(files.iter().copied().zip(uses).collect());
+    } else {
+        crate::par::warm(db, &files, jobs, |db, file| {
+            let deep = claim_syntax::depth::deeper_than(&claim_sema::parse(db, *file).module, limit);
+            if let Ok(mut d) = depths.lock() {
+                d.insert(*file, deep);
+            }
+        });
+    }
     let mut depths = depths.into_inner().unwrap_or_default();
     let mut queue: Vec<String> = entries.clone();
     queue.reverse();
@@ -339,6 +381,12 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
                 None => continue,
             },
         };
+        if let Some(uses) = scanned.as_ref().and_then(|s| s.get(&file)) {
+            // In the order the parsed `use`s are pushed below.
+            queue.extend(uses.iter().cloned());
+            modules.insert(module, file);
+            continue;
+        }
         let fid = file.file_id(db);
         let deep = depths
             .remove(&file)
@@ -358,7 +406,7 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
         modules.insert(module, file);
     }
     let program = Program::loaded(db, modules, entries.clone(), found.unreadable);
-    Loaded { program, entries, dirs: found.dirs, errors: found.errors }
+    Loaded { program, entries, dirs: found.dirs, errors: found.errors, scanned }
 }
 
 /// What reading a module's file found, before anything is recorded: the
