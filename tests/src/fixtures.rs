@@ -173,3 +173,43 @@ fn every_emitted_code_is_explained() {
     }
     assert!(missing.is_empty(), "codes without an explanation: {missing:?}");
 }
+
+/// A batch run finds modules' `use`s by scanning their lines
+/// (`claim_syntax::uses`), trusting the scan only where the parse agrees
+/// and loading again where it does not: every module the project writes
+/// (the standard library, the claims, the examples, the parser's and
+/// checker's fixtures) agrees, so none of them takes the slow way.
+#[test]
+fn the_use_scan_agrees_with_the_parse_on_every_module_of_the_project() {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else { return };
+        for e in rd.filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "claim") {
+                out.push(p);
+            }
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for dir in ["stdlib", "claims", "examples", "tests/fixtures/parser/ok", "tests/fixtures/check"] {
+        walk(&root.join(dir), &mut files);
+    }
+    assert!(files.len() >= 30, "too few modules: {}", files.len());
+    let mut with_uses = 0;
+    for f in &files {
+        let src = std::fs::read_to_string(f).expect("module");
+        let scanned = claim_syntax::uses::scan_uses(&src);
+        with_uses += usize::from(!scanned.is_empty());
+        let parsed = claim_syntax::parse_module(&src);
+        assert!(
+            claim_syntax::uses::scan_agrees(&scanned, &parsed.module),
+            "{}: scanned {scanned:?}, parsed {:?}",
+            f.display(),
+            claim_syntax::uses::parsed_uses(&parsed.module).collect::<Vec<_>>()
+        );
+    }
+    assert!(with_uses >= 10, "too few modules with uses: {with_uses}");
+}
