@@ -11,8 +11,11 @@ round and alternating (A B C A B C ...):
   regorus  regorus@0.4.0 eval over every package's test_* rules (one process)
   pytest   python3 -m pytest over the generated tests (hashlib)
 
-and prints medians of wall time, the peak RSS, and each peer's time over
-claim's. Every run must pass every check (the counts are compared), so a
+and prints medians of wall time, the peak RSS, each peer's time over
+claim's, and the median CPU time the host's hypervisor took from this
+machine during one run of each tool (`host steal`, from /proc/stat: on a
+shared host it is seconds in a contended hour and near zero in a quiet
+one; compare runs with little). Every run must pass every check (the counts are compared), so a
 tool that silently did less would be caught. Installs what is missing:
 regorus (cargo install, into target/peers) and pytest (pip).
 """
@@ -81,6 +84,19 @@ def tools(corpus):
     }
 
 
+def steal_seconds():
+    """CPU time the hypervisor gave to others, all CPUs, since boot (Linux's
+    /proc/stat; None elsewhere). A run during which the host took much of
+    it measures the host, not the tools: it slows a tool on two threads
+    more than one on one, so the table shows it beside every time."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def passed(name, out):
     if name == "claim":
         last = out.strip().splitlines()[-1]
@@ -111,11 +127,16 @@ def main():
         sh([os.path.join(TARGET, "release", "claim_bench"), "corpus", "--modules", str(n), "--out", corpus], stdout=subprocess.DEVNULL)
         ts = {k: v for k, v in tools(corpus).items() if k in args.tools}
         walls = {k: [] for k in ts}
+        stolen = {k: [] for k in ts}
         counts = {}
         for _ in range(args.rounds):
             for name, (cmd, cwd) in ts.items():
+                before = steal_seconds()
                 wall, out = run(cmd, cwd)
+                after = steal_seconds()
                 walls[name].append(wall)
+                if before is not None and after is not None:
+                    stolen[name].append(after - before)
                 counts[name] = passed(name, out)
         total = counts.get("claim", (None, None))[1]
         for name, (n_pass, _) in counts.items():
@@ -125,11 +146,12 @@ def main():
         med = {k: statistics.median(v) for k, v in walls.items()}
         for name in ts:
             ratio = med[name] / med["claim"] if "claim" in med else float("nan")
-            rows.append((n, total, name, med[name], min(walls[name]), rss[name], ratio))
-    print(f"| modules | checks | tool | wall (median of {args.rounds}) | best | peak RSS | time / claim's |")
-    print("| ---: | ---: | --- | ---: | ---: | ---: | ---: |")
-    for n, total, name, m, best, r, ratio in rows:
-        print(f"| {n} | {total} | {name} | {m:.3f} s | {best:.3f} s | {r:.0f} MB | {ratio:.2f} |")
+            steal = f"{statistics.median(stolen[name]):.2f} s" if stolen[name] else "n/a"
+            rows.append((n, total, name, med[name], min(walls[name]), rss[name], ratio, steal))
+    print(f"| modules | checks | tool | wall (median of {args.rounds}) | best | peak RSS | time / claim's | host steal |")
+    print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    for n, total, name, m, best, r, ratio, steal in rows:
+        print(f"| {n} | {total} | {name} | {m:.3f} s | {best:.3f} s | {r:.0f} MB | {ratio:.2f} | {steal} |")
 
 
 if __name__ == "__main__":

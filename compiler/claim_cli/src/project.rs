@@ -285,10 +285,11 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     load_parsing(db, sources, project, limits, jobs, false)
 }
 
-/// `load_with`, but the modules read from files are not parsed: their
+/// `load_with`, but the entries read from files are not parsed: their
 /// `use`s are scanned from their lines (`claim_syntax::uses`), and the
 /// nesting limit is left to the caller, which parses each module where it
-/// checks it. For a run that checks in parts and frees each part's trees:
+/// checks it. (A module reached only through `use`, and the standard
+/// library, are parsed here as before: there are few.) For a run that checks in parts and frees each part's trees:
 /// no run then holds every tree at once. See `Loaded::scanned` for what
 /// the caller must confirm.
 pub fn load_deferring<D: claim_sema::Db + Clone + Send>(
