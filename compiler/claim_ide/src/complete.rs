@@ -127,7 +127,7 @@ pub fn completions(db: &dyn Db, program: Program, file: SourceFile, offset: u32)
             }
         }
     }
-    for (name, n) in &scope.names {
+    for (name, n) in scope.sorted_names() {
         out.push(c(name.to_string(), item_kind(n.tag), Some(n.target.module.to_string())));
     }
     for m in scope.modules.keys() {

@@ -82,8 +82,10 @@ pub struct FactSig {
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ModuleSigs {
     pub types: BTreeMap<Arc<str>, TypeInfo>,
-    pub fns: BTreeMap<Arc<str>, FnSig>,
-    pub facts: BTreeMap<Arc<str>, FactSig>,
+    /// Looked up at every call and fact reference (hashed, as the scope's
+    /// names are: nothing walks these in an order a user sees).
+    pub fns: rustc_hash::FxHashMap<Arc<str>, FnSig>,
+    pub facts: rustc_hash::FxHashMap<Arc<str>, FactSig>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -167,10 +169,9 @@ impl TypeResolver<'_> {
                     t.span,
                     "not a type in scope",
                 );
-                let candidates = PRIMITIVES
-                    .iter()
-                    .copied()
-                    .chain(self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).map(|(k, _)| &**k));
+                let candidates = PRIMITIVES.iter().copied().chain(
+                    self.scope.sorted_names().into_iter().filter(|(_, n)| n.tag == ItemTag::Type).map(|(k, _)| &**k),
+                );
                 if let Some(close) = did_you_mean(&full, candidates) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 }

@@ -354,7 +354,7 @@ impl<'a> Checker<'a> {
 
     fn unknown_name(&mut self, id: &ast::Ident, expected: Option<&Ty>) {
         let mut candidates: Vec<String> = self.locals.iter().map(|(n, _, _)| n.to_string()).collect();
-        candidates.extend(self.scope.names.keys().map(|k| k.to_string()));
+        candidates.extend(self.scope.sorted_names().into_iter().map(|(k, _)| k.to_string()));
         if let Some((_, vs)) = expected.and_then(|t| self.enum_of(t)) {
             candidates.extend(vs.iter().map(|v| v.name.to_string()));
         }
@@ -377,7 +377,7 @@ impl<'a> Checker<'a> {
     }
 
     pub(super) fn enum_with_variant(&self, variant: &str) -> Option<String> {
-        self.scope.names.iter().filter(|(_, n)| n.tag == ItemTag::Type).find_map(|(k, n)| {
+        self.scope.sorted_names().into_iter().filter(|(_, n)| n.tag == ItemTag::Type).find_map(|(k, n)| {
             let (_, vs) = self.enum_of(&Ty::named(n.target.clone()))?;
             vs.iter().any(|v| &*v.name == variant).then(|| k.to_string())
         })
