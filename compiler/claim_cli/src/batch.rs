@@ -331,7 +331,7 @@ fn run_timed<'p>(
     let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
     let mut guessed_wrong = false;
     for (_, db, l) in dbs.iter_mut() {
-        let Some(evicted) = check_in_parts(db, l, opts) else {
+        let Some(evicted) = crate::parts::check_in_parts(db, l, opts) else {
             guessed_wrong = true;
             break;
         };
@@ -389,6 +389,8 @@ fn run_timed<'p>(
     // Facts first, all of them, in every program: broken data fails closed.
     let mut fact_errors = Vec::new();
     let mut evaluators = Vec::new();
+    // Per project, per fact: the JSON digests its value holds (for W0006).
+    let mut json_digests: Vec<Vec<Vec<claim_eval::evidence_lint::JsonDigest>>> = Vec::new();
     // Witnesses read nothing (their world is `NoWorld`); they know the
     // JSON texts the facts read, to name where a failing value came from.
     let texts_of = shared.clone();
@@ -401,9 +403,19 @@ fn run_timed<'p>(
         // A module's facts on one thread: they read each other (a thread
         // that needs a fact another is computing waits for it).
         let runs = crate::par::runs(&facts, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
+        // The JSON digests the W0006 lint compares, taken from each value on
+        // the thread that just made it (see `collect_json_digests`).
+        let lint_reads = binding_types(compiled).is_some();
         let results = crate::par::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
-            claim_eval::incremental::fact_result(db, l.program, fact)
+            let r = claim_eval::incremental::fact_result(db, l.program, fact);
+            let mut found = Vec::new();
+            if let (true, Ok(v)) = (lint_reads, &*r.0) {
+                claim_eval::evidence_lint::collect_json_digests(v, &mut found);
+            }
+            (r, found)
         });
+        let (results, found): (Vec<_>, Vec<_>) = results.into_iter().unzip();
+        json_digests.push(found);
         let (values, errors) = claim_eval::incremental::gather_facts(&facts, results);
         if opts.exit_after {
             // Nothing is read again.
@@ -426,7 +438,10 @@ fn run_timed<'p>(
     let lint = || -> Vec<Diagnostic> {
         evaluators
             .iter()
-            .flat_map(|ev| claim_eval::evidence_lint::unmentioned_bindings(binding_holders(ev), ev.known_values()))
+            .zip(&json_digests)
+            .flat_map(|(ev, found)| {
+                claim_eval::evidence_lint::unmentioned_bindings_in(binding_holders(ev), found.iter().flatten())
+            })
             .collect()
     };
     if opts.deny_warnings {
@@ -536,74 +551,6 @@ fn run_witnesses(
     }
 }
 
-/// Checks a program's modules in parts, each part's syntax trees dropped
-/// once it is checked (nothing after the check reads them): the trees are
-/// as large as the checked modules, and a run holds the two at once only
-/// for a part. A run again re-parses only what changed, as before. Returns
-/// the last part's trees, to be freed by the caller; `None` where the load
-/// deferred parsing (`Loaded::scanned`) and a module's parse does not
-/// agree with its scanned `use`s or nests past the limit: the program was
-/// guessed wrong, and must be loaded again.
-fn check_in_parts(
-    db: &mut CliDb,
-    l: &crate::project::Loaded,
-    opts: &BatchOptions,
-) -> Option<Vec<std::sync::Arc<claim_syntax::Parsed>>> {
-    let modules = l.program.modules(&*db);
-    let files: Vec<claim_sema::SourceFile> = modules.values().copied().collect();
-    let part = files.len().div_ceil(16).max(32);
-    // What other modules `use`: their signatures are read by the check of
-    // every part that imports them. (Only for a run that drops as it goes:
-    // a run again would parse every module to find out.)
-    let imported: Vec<claim_sema::SourceFile> = match &l.scanned {
-        Some(scanned) => {
-            let named: std::collections::HashSet<&str> = scanned.values().flatten().map(String::as_str).collect();
-            // The standard library's own `use`s are not scanned: keep all of it.
-            let kept = |m: &str| named.contains(m) || claim_sema::db::is_std_module(m);
-            modules.iter().filter(|(m, _)| kept(m)).map(|(_, f)| *f).collect()
-        }
-        None if opts.exit_after => imported_modules(&*db, l.program),
-        None => Vec::new(),
-    };
-    let guessed_wrong = std::sync::atomic::AtomicBool::new(false);
-    let limit = opts.limits.max_nesting;
-    // The trees of the part before, taken out of the database when it
-    // forgot them: the workers free one after each module they check,
-    // which keeps freeing (most of what forgetting costs) off the one
-    // thread that holds the database between parts.
-    let mut evicted: Vec<std::sync::Arc<claim_syntax::Parsed>> = Vec::new();
-    for (i, chunk) in files.chunks(part).enumerate() {
-        let to_free = std::sync::Mutex::new(std::mem::take(&mut evicted));
-        crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
-            if let Some(uses) = l.scanned.as_ref().and_then(|s| s.get(file)) {
-                // What loading would have found had it parsed this module.
-                let tree = &claim_sema::parse(db, *file).module;
-                if !claim_syntax::uses::scan_agrees(uses, tree)
-                    || claim_syntax::depth::deeper_than(tree, limit).is_some()
-                {
-                    guessed_wrong.store(true, std::sync::atomic::Ordering::Relaxed);
-                }
-            }
-            claim_sema::summary::module_summary(db, l.program, *file);
-            drop(to_free.lock().ok().and_then(|mut trees| trees.pop()));
-        });
-        drop(to_free);
-        if guessed_wrong.load(std::sync::atomic::Ordering::Relaxed) {
-            return None;
-        }
-        // Trees not made yet are not kept (a deferred load made none).
-        let rest = match l.scanned {
-            Some(_) => &[][..],
-            None => files.get((i + 1) * part..).unwrap_or_default(),
-        };
-        evicted = claim_sema::db::forget_syntax(db, rest, chunk);
-        if opts.exit_after {
-            claim_sema::db::forget_checking_except(db, l.program, &imported);
-        }
-    }
-    Some(evicted)
-}
-
 /// Late warnings in a stable order: by file name, not id (JSON files get
 /// their ids in the order facts read them, which threads decide).
 fn sorted_late(mut late: Vec<Diagnostic>, sources: &Sources) -> Vec<Diagnostic> {
@@ -617,31 +564,20 @@ fn sorted_late(mut late: Vec<Diagnostic>, sources: &Sources) -> Vec<Diagnostic> 
 /// The facts' values that may hold arm bindings, by their declared types
 /// (the W0006 lint walks only these for bindings).
 fn binding_holders<'e>(ev: &'e Evaluator<'_, NoWorld>) -> Vec<&'e Value> {
-    let types = &ev.compiled.types;
-    let mut by_type: rustc_hash::FxHashMap<&Ty, bool> = Default::default();
-    let mut out = Vec::new();
-    for f in ev.compiled.modules.values().flat_map(|m| m.facts.iter()) {
-        let holds = *by_type.entry(&f.ty).or_insert_with(|| claim_eval::evidence_lint::may_hold_bindings(&f.ty, types));
-        if let (true, Some(v)) = (holds, ev.known_value(&f.name)) {
-            out.push(v);
-        }
-    }
-    out
+    let Some(holds) = binding_types(ev.compiled) else { return Vec::new() };
+    let facts = ev.compiled.modules.values().flat_map(|m| m.facts.iter());
+    facts.filter(|f| holds.contains(&f.ty)).filter_map(|f| ev.known_value(&f.name)).collect()
 }
 
-/// The modules of a program that some module `use`s (read from the syntax
-/// trees, which loading has just made).
-fn imported_modules(db: &CliDb, program: claim_sema::Program) -> Vec<claim_sema::SourceFile> {
-    let modules = program.modules(db);
-    let mut names = std::collections::BTreeSet::new();
-    for file in modules.values() {
-        for item in &claim_sema::parse(db, *file).module.items {
-            if let claim_syntax::ast::ItemKind::Use(u) = &item.kind {
-                names.insert(u.dotted());
-            }
-        }
+/// The declared types of a program's facts that may hold arm bindings;
+/// `None` where none may (the W0006 lint then has nothing to read).
+fn binding_types(compiled: &claim_sema::Compiled) -> Option<rustc_hash::FxHashSet<&Ty>> {
+    let mut by_type: rustc_hash::FxHashMap<&Ty, bool> = Default::default();
+    for f in compiled.modules.values().flat_map(|m| m.facts.iter()) {
+        by_type.entry(&f.ty).or_insert_with(|| claim_eval::evidence_lint::may_hold_bindings(&f.ty, &compiled.types));
     }
-    names.iter().filter_map(|n| modules.get(n).copied()).collect()
+    let holds: rustc_hash::FxHashSet<&Ty> = by_type.into_iter().filter_map(|(t, h)| h.then_some(t)).collect();
+    (!holds.is_empty()).then_some(holds)
 }
 
 /// The most neighbouring witnesses (or facts) a worker takes at once, and

@@ -15,6 +15,7 @@ pub mod lsp;
 pub mod merge;
 pub mod oci;
 pub mod par;
+pub mod parts;
 pub mod project;
 pub mod seeded;
 pub mod stdlib;

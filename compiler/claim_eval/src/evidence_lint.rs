@@ -79,6 +79,38 @@ pub fn may_hold_bindings(ty: &Ty, types: &BTreeMap<GlobalName, TypeInfo>) -> boo
     walk(ty, types, &mut Vec::new())
 }
 
+/// A digest read from a JSON file, copied out of its value with the file:
+/// what the lint compares. A run collects these from each fact's value on
+/// the thread that just decoded it (`collect_json_digests`), while the value
+/// is in cache; walking every value afterwards, for the lint alone, cost a
+/// cache miss per value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JsonDigest {
+    bytes: [u8; 32],
+    len: u8,
+    file: FileId,
+}
+
+impl JsonDigest {
+    fn bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+}
+
+/// Every digest inside `v` that was read from a JSON file, with its file.
+pub fn collect_json_digests(v: &Value, out: &mut Vec<JsonDigest>) {
+    if let (V::Digest(_, bytes), Some(Origin::Json(at))) = (&v.kind, &v.origin) {
+        let mut d = JsonDigest { bytes: [0; 32], len: 0, file: at.file };
+        // Digests are 20 or 32 bytes; a longer one could not be a binding's.
+        if let Some(slot) = d.bytes.get_mut(..bytes.len()) {
+            slot.copy_from_slice(bytes);
+            d.len = bytes.len() as u8;
+            out.push(d);
+        }
+    }
+    v.for_each_child(|x| collect_json_digests(x, out));
+}
+
 /// W0006 for each binding whose image no other loaded receipt names.
 /// `holders` are the values that may hold bindings (`may_hold_bindings` of
 /// their facts' types: most of a run's values are receipts, which cannot);
@@ -91,18 +123,53 @@ pub fn unmentioned_bindings<'a>(
     for v in holders {
         bindings(v, &mut found);
     }
-    let mut seen = Seen::default();
-    for b in &found {
-        if let Some(V::Digest(_, bytes)) = b.fields.first().map(|image| &image.kind) {
-            seen.insert(&bytes[..], None);
-        }
-    }
+    let mut seen = seen_of(&found);
     if seen.is_empty() {
         return Vec::new();
     }
     for v in facts {
         json_digests(v, &mut seen);
     }
+    report(found, &seen)
+}
+
+/// `unmentioned_bindings`, with the facts' JSON digests collected already
+/// (`collect_json_digests` of every fact's value).
+pub fn unmentioned_bindings_in<'a>(
+    holders: impl IntoIterator<Item = &'a Value>,
+    digests: impl IntoIterator<Item = &'a JsonDigest>,
+) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    for v in holders {
+        bindings(v, &mut found);
+    }
+    let mut seen = seen_of(&found);
+    if seen.is_empty() {
+        return Vec::new();
+    }
+    for d in digests {
+        if let Some(slot) = seen.get_mut(d.bytes()) {
+            let (first, elsewhere) = slot.get_or_insert((d.file, false));
+            *elsewhere |= *first != d.file;
+        }
+    }
+    report(found, &seen)
+}
+
+/// The digests the bindings name, none yet found in a file.
+fn seen_of<'v>(found: &[&'v crate::value::RecordVal]) -> Seen<'v> {
+    let mut seen = Seen::default();
+    for b in found {
+        if let Some(V::Digest(_, bytes)) = b.fields.first().map(|image| &image.kind) {
+            seen.insert(&bytes[..], None);
+        }
+    }
+    seen
+}
+
+/// W0006 for each binding in `found` whose image `seen` found in no file
+/// but its own.
+fn report(found: Vec<&crate::value::RecordVal>, seen: &Seen<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut reported = BTreeSet::new();
     for b in found {
