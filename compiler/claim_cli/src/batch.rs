@@ -440,7 +440,7 @@ fn run_timed<'p>(
             .iter()
             .zip(&json_digests)
             .flat_map(|(ev, found)| {
-                claim_eval::evidence_lint::unmentioned_bindings_in(binding_holders(ev), found.iter().flatten())
+                claim_eval::evidence_lint::unmentioned_bindings(binding_holders(ev), found.iter().flatten())
             })
             .collect()
     };

@@ -16,17 +16,6 @@ use std::collections::{BTreeMap, BTreeSet};
 /// a few thousand, and keeping every one was most of the lint's time.
 type Seen<'v> = rustc_hash::FxHashMap<&'v [u8], Option<(FileId, bool)>>;
 
-/// Every digest a binding names, as it is read from a JSON file, with where.
-fn json_digests(v: &Value, out: &mut Seen<'_>) {
-    if let (V::Digest(_, bytes), Some(Origin::Json(at))) = (&v.kind, &v.origin) {
-        if let Some(slot) = out.get_mut(&bytes[..]) {
-            let (first, elsewhere) = slot.get_or_insert((at.file, false));
-            *elsewhere |= *first != at.file;
-        }
-    }
-    v.for_each_child(|x| json_digests(x, out));
-}
-
 /// Every `std.arms.ArmBinding` inside a value.
 fn bindings<'v>(v: &'v Value, out: &mut Vec<&'v crate::value::RecordVal>) {
     match &v.kind {
@@ -114,28 +103,9 @@ pub fn collect_json_digests(v: &Value, out: &mut Vec<JsonDigest>) {
 /// W0006 for each binding whose image no other loaded receipt names.
 /// `holders` are the values that may hold bindings (`may_hold_bindings` of
 /// their facts' types: most of a run's values are receipts, which cannot);
-/// `facts` every fact's value, where the images are looked for.
+/// `digests` every fact's JSON digests (`collect_json_digests` of each
+/// fact's value), where the images are looked for.
 pub fn unmentioned_bindings<'a>(
-    holders: impl IntoIterator<Item = &'a Value>,
-    facts: impl IntoIterator<Item = &'a Value>,
-) -> Vec<Diagnostic> {
-    let mut found = Vec::new();
-    for v in holders {
-        bindings(v, &mut found);
-    }
-    let mut seen = seen_of(&found);
-    if seen.is_empty() {
-        return Vec::new();
-    }
-    for v in facts {
-        json_digests(v, &mut seen);
-    }
-    report(found, &seen)
-}
-
-/// `unmentioned_bindings`, with the facts' JSON digests collected already
-/// (`collect_json_digests` of every fact's value).
-pub fn unmentioned_bindings_in<'a>(
     holders: impl IntoIterator<Item = &'a Value>,
     digests: impl IntoIterator<Item = &'a JsonDigest>,
 ) -> Vec<Diagnostic> {
@@ -194,4 +164,60 @@ fn report(found: Vec<&crate::value::RecordVal>, seen: &Seen<'_>) -> Vec<Diagnost
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::RecordVal;
+    use claim_syntax::token::DigestKind;
+    use claim_syntax::Span;
+    use std::sync::Arc;
+
+    fn digest(byte: u8, len: usize, origin: Option<Origin>) -> Value {
+        Value { kind: V::Digest(DigestKind::Sha256, vec![byte; len].into()), origin }
+    }
+
+    fn json(file: u32) -> Option<Origin> {
+        Some(Origin::Json(Loc::new(FileId(file), Span::new(0, 1))))
+    }
+
+    fn binding(image: Value) -> Value {
+        let names: Arc<[Arc<str>]> = vec![Arc::from("image"), Arc::from("arm")].into();
+        Value::new(V::Record(Arc::new(RecordVal {
+            name: "ArmBinding".into(),
+            names,
+            fields: vec![image, Value::text("A")],
+        })))
+    }
+
+    /// Digests read from JSON are collected with their files, at any depth;
+    /// a digest from a literal or a fold is not.
+    #[test]
+    fn only_digests_read_from_json_are_collected() {
+        let v = Value::list(vec![
+            digest(1, 32, json(3)),
+            digest(2, 32, None),
+            Value::new(V::Option(Some(Arc::new(digest(3, 20, json(4)))))),
+        ]);
+        let mut out = Vec::new();
+        collect_json_digests(&v, &mut out);
+        let got: Vec<(Vec<u8>, FileId)> = out.iter().map(|d| (d.bytes().to_vec(), d.file)).collect();
+        assert_eq!(got, [(vec![1; 32], FileId(3)), (vec![3; 20], FileId(4))]);
+    }
+
+    /// A binding is evidence where another file names its image, and
+    /// warned about where only its own file does.
+    #[test]
+    fn a_binding_named_only_by_its_own_file_is_warned_about() {
+        let bound = binding(digest(7, 32, json(1)));
+        let mut own = Vec::new();
+        collect_json_digests(&bound, &mut own);
+        let said = unmentioned_bindings([&bound], own.iter());
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert_eq!(said[0].code, "W0006");
+        let mut elsewhere = own.clone();
+        collect_json_digests(&digest(7, 32, json(2)), &mut elsewhere);
+        assert!(unmentioned_bindings([&bound], elsewhere.iter()).is_empty());
+    }
 }
