@@ -177,8 +177,8 @@ pub struct RunState<'p> {
     /// For a first run, each project's folders already listed (the search
     /// for files listed them), handed to its world.
     listed: Vec<crate::project::Listings>,
-    /// A first load parses every module (`load_with`), not each one where
-    /// it is checked (`load_deferring`): set when a deferred load's scan of
+    /// A first load parses every module, not each one where it is checked
+    /// (`load_parsing`'s `defer`): set when a deferred load's scan of
     /// the `use`s was found wrong, and the run started over.
     parse_at_load: bool,
 }
@@ -318,9 +318,8 @@ fn run_timed<'p>(
             db.fact_time_limit = opts.timeout_per_fact;
             // A run that exits after reading once never redoes a read.
             db.record_reads = !opts.exit_after;
-            let load = if defer { crate::project::load_deferring } else { crate::project::load_with };
             let l = match shared.lock() {
-                Ok(mut sources) => load(&db, &mut sources, p, &opts.limits, opts.jobs),
+                Ok(mut sources) => crate::project::load_parsing(&db, &mut sources, p, &opts.limits, opts.jobs, defer),
                 Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
             };
             db.set_world(new_world(p, l.dirs.clone()).with_listings(listed.next().unwrap_or_default()));

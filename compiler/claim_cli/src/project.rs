@@ -249,7 +249,7 @@ pub struct Loaded {
     pub dirs: HashMap<FileId, PathBuf>,
     /// Files that could not be read (bad UTF-8, IO errors).
     pub errors: Vec<Diagnostic>,
-    /// For a load that did not parse the modules it read (`load_deferring`):
+    /// For a load that did not parse the modules it read (`load_parsing` with `defer`):
     /// the `use`s it found in each by scanning its lines instead
     /// (`claim_syntax::uses`). The program is right only if every module's
     /// parse agrees with its scan and no module nests past the limit; the
@@ -285,24 +285,14 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     load_parsing(db, sources, project, limits, jobs, false)
 }
 
-/// `load_with`, but the entries read from files are not parsed: their
-/// `use`s are scanned from their lines (`claim_syntax::uses`), and the
+/// `load_with`; with `defer`, the entries read from files are not parsed:
+/// their `use`s are scanned from their lines (`claim_syntax::uses`), and the
 /// nesting limit is left to the caller, which parses each module where it
-/// checks it. (A module reached only through `use`, and the standard
-/// library, are parsed here as before: there are few.) For a run that checks in parts and frees each part's trees:
-/// no run then holds every tree at once. See `Loaded::scanned` for what
-/// the caller must confirm.
-pub fn load_deferring<D: claim_sema::Db + Clone + Send>(
-    db: &D,
-    sources: &mut Sources,
-    project: &Project,
-    limits: &Limits,
-    jobs: usize,
-) -> Loaded {
-    load_parsing(db, sources, project, limits, jobs, true)
-}
-
-fn load_parsing<D: claim_sema::Db + Clone + Send>(
+/// checks it (a module reached only through `use`, and the standard
+/// library, are parsed here as before: there are few). For a run that
+/// checks in parts and frees each part's trees: no run then holds every
+/// tree at once. See `Loaded::scanned` for what the caller must confirm.
+pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     db: &D,
     sources: &mut Sources,
     project: &Project,

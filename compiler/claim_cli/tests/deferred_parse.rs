@@ -9,13 +9,7 @@ mod common;
 use common::batch_in;
 
 fn project(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("claim-deferred-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
+    let dir = common::project_dir("deferred", name, files);
     std::fs::write(dir.join("Claim.toml"), "").expect("write");
     dir
 }

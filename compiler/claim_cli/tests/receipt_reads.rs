@@ -6,18 +6,13 @@
 //! gives the same answer. Each runs with a file entry (the world lists the
 //! folders) and with a folder entry (the search for files listed them).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("claim-receipts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    for (path, text) in files {
-        let path = dir.join(path);
-        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-        std::fs::write(path, text).expect("write");
-    }
-    dir
+    common::project_dir("receipts", name, files)
 }
 
 /// `claim_batch` in `dir` with `entry` and `extra` arguments: exit code and

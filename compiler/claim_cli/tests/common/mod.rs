@@ -18,6 +18,19 @@ pub fn batch_in(dir: &Path) -> (i32, String) {
     )
 }
 
+/// A fresh folder under the system's temporary one, named by `tag`, `name`
+/// and this process, holding `files` (paths relative to it, folders made).
+pub fn project_dir(tag: &str, name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("claim-{tag}-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
 /// Whether Python's `jsonschema` is there; outside CI a test may skip
 /// without it, in CI (`.ci/run` installs it) it must be there.
 pub fn has_jsonschema() -> bool {
