@@ -388,8 +388,10 @@ fn run_timed<'p>(
     // Facts first, all of them, in every program: broken data fails closed.
     let mut fact_errors = Vec::new();
     let mut evaluators = Vec::new();
-    // Per project, per fact: the JSON digests its value holds (for W0006).
-    let mut json_digests: Vec<Vec<Vec<claim_eval::evidence_lint::JsonDigest>>> = Vec::new();
+    // Per project, what the W0006 lint reads: the declared types that may
+    // hold arm bindings (none: nothing to lint), and per fact the JSON
+    // digests its value holds.
+    let mut lint_inputs: Vec<(Option<BindingTypes<'_>>, Vec<Vec<claim_eval::evidence_lint::JsonDigest>>)> = Vec::new();
     // Witnesses read nothing (their world is `NoWorld`); they know the
     // JSON texts the facts read, to name where a failing value came from.
     let texts_of = shared.clone();
@@ -404,7 +406,8 @@ fn run_timed<'p>(
         let runs = crate::par::runs(&facts, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
         // The JSON digests the W0006 lint compares, taken from each value on
         // the thread that just made it (see `collect_json_digests`).
-        let lint_reads = binding_types(compiled).is_some();
+        let holding = binding_types(compiled);
+        let lint_reads = holding.is_some();
         let results = crate::par::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
             let r = claim_eval::incremental::fact_result(db, l.program, fact);
             let mut found = Vec::new();
@@ -414,7 +417,7 @@ fn run_timed<'p>(
             (r, found)
         });
         let (results, found): (Vec<_>, Vec<_>) = results.into_iter().unzip();
-        json_digests.push(found);
+        lint_inputs.push((holding, found));
         let (values, errors) = claim_eval::incremental::gather_facts(&facts, results);
         if opts.exit_after {
             // Nothing is read again.
@@ -437,9 +440,10 @@ fn run_timed<'p>(
     let lint = || -> Vec<Diagnostic> {
         evaluators
             .iter()
-            .zip(&json_digests)
-            .flat_map(|(ev, found)| {
-                claim_eval::evidence_lint::unmentioned_bindings(binding_holders(ev), found.iter().flatten())
+            .zip(&lint_inputs)
+            .flat_map(|(ev, (holding, found))| {
+                let holders = holding.as_ref().map(|h| binding_holders(ev, h)).unwrap_or_default();
+                claim_eval::evidence_lint::unmentioned_bindings(holders, found.iter().flatten())
             })
             .collect()
     };
@@ -562,20 +566,22 @@ fn sorted_late(mut late: Vec<Diagnostic>, sources: &Sources) -> Vec<Diagnostic> 
 
 /// The facts' values that may hold arm bindings, by their declared types
 /// (the W0006 lint walks only these for bindings).
-fn binding_holders<'e>(ev: &'e Evaluator<'_, NoWorld>) -> Vec<&'e Value> {
-    let Some(holds) = binding_types(ev.compiled) else { return Vec::new() };
+fn binding_holders<'e>(ev: &'e Evaluator<'_, NoWorld>, holds: &BindingTypes<'_>) -> Vec<&'e Value> {
     let facts = ev.compiled.modules.values().flat_map(|m| m.facts.iter());
     facts.filter(|f| holds.contains(&f.ty)).filter_map(|f| ev.known_value(&f.name)).collect()
 }
 
-/// The declared types of a program's facts that may hold arm bindings;
-/// `None` where none may (the W0006 lint then has nothing to read).
-fn binding_types(compiled: &claim_sema::Compiled) -> Option<rustc_hash::FxHashSet<&Ty>> {
+/// The declared types of a program's facts that may hold arm bindings.
+type BindingTypes<'c> = rustc_hash::FxHashSet<&'c Ty>;
+
+/// `BindingTypes` of a program; `None` where none may hold one (the W0006
+/// lint then has nothing to read).
+fn binding_types(compiled: &claim_sema::Compiled) -> Option<BindingTypes<'_>> {
     let mut by_type: rustc_hash::FxHashMap<&Ty, bool> = Default::default();
     for f in compiled.modules.values().flat_map(|m| m.facts.iter()) {
         by_type.entry(&f.ty).or_insert_with(|| claim_eval::evidence_lint::may_hold_bindings(&f.ty, &compiled.types));
     }
-    let holds: rustc_hash::FxHashSet<&Ty> = by_type.into_iter().filter_map(|(t, h)| h.then_some(t)).collect();
+    let holds: BindingTypes<'_> = by_type.into_iter().filter_map(|(t, h)| h.then_some(t)).collect();
     (!holds.is_empty()).then_some(holds)
 }
 
