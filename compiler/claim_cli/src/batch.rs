@@ -8,6 +8,8 @@ use crate::formats::{Format, RunReport};
 use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
+use claim_eval::fact_table::FactTable;
+use claim_eval::incremental::{EvalDb as _, FactSettings};
 use claim_eval::memo::CallMemo;
 use claim_eval::{check_frontier, run_witness_with, Evaluator, FrontierReport, NoWorld, Value, WitnessReport};
 use claim_sema::compile;
@@ -408,14 +410,36 @@ fn run_timed<'p>(
         // the thread that just made it (see `collect_json_digests`).
         let holding = binding_types(compiled);
         let lint_reads = holding.is_some();
-        let results = crate::par::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
-            let r = claim_eval::incremental::fact_result(db, l.program, fact);
+        let digests = |r: &claim_eval::incremental::FactResult| {
             let mut found = Vec::new();
             if let (true, Ok(v)) = (lint_reads, &*r.0) {
                 claim_eval::evidence_lint::collect_json_digests(v, &mut found);
             }
-            (r, found)
-        });
+            found
+        };
+        let results = if opts.exit_after {
+            // Nothing is evaluated again: each fact once, without the
+            // queries' records (see `FactTable`).
+            let json_texts = db.json_texts();
+            let settings = FactSettings {
+                max_len: db.max_value_len,
+                limit: db.fact_time_limit,
+                texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
+            };
+            let table = FactTable::new(compiled, db.world(), &facts, settings);
+            let numbers: Vec<usize> = (0..facts.len()).collect();
+            crate::par::map_runs_with(&(), &numbers, &runs, opts.jobs, |_, &i| {
+                let r = table.result(i);
+                let found = digests(&r);
+                (r, found)
+            })
+        } else {
+            crate::par::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
+                let r = claim_eval::incremental::fact_result(db, l.program, fact);
+                let found = digests(&r);
+                (r, found)
+            })
+        };
         let (results, found): (Vec<_>, Vec<_>) = results.into_iter().unzip();
         lint_inputs.push((holding, found));
         let (values, errors) = claim_eval::incremental::gather_facts(&facts, results);

@@ -97,6 +97,11 @@ impl CliDb {
         }
     }
 
+    /// The world the database reads (for an evaluation without queries).
+    pub fn world(&self) -> &FsWorld {
+        &self.world
+    }
+
     /// The world, once the program's files are known (before any query).
     pub fn set_world(&mut self, world: FsWorld) {
         self.world = Arc::new(world);

@@ -173,23 +173,52 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
             format!("internal error: no fact `{}`", name.name),
         )])));
     };
+    let texts = db.json_texts();
+    let settings = FactSettings {
+        max_len: db.max_value_len(),
+        limit: db.fact_time_limit(),
+        texts: texts.as_ref().map(|t| &**t as crate::eval::Texts<'_>),
+    };
+    evaluate_fact(compiled, &world, fact, &settings, |dep| {
+        fact_value(db, program, FactKey::new(db, dep.clone())).clone()
+    })
+}
+
+/// What an evaluation of one fact is given besides the program and the
+/// world: the limits (`--max-value-len`, `--timeout-per-fact`) and where
+/// the JSON texts are, for the JSONPath a diagnostic names.
+pub struct FactSettings<'a> {
+    pub max_len: usize,
+    pub limit: Option<std::time::Duration>,
+    pub texts: Option<crate::eval::Texts<'a>>,
+}
+
+/// One fact's value, given the results of the facts it uses (`dep`):
+/// those first, all of them, and none of its own diagnostics where one of
+/// them failed (that one reported already). The body of the `fact_value`
+/// query, and of [`crate::fact_table::FactTable`]'s evaluation without it.
+pub(crate) fn evaluate_fact<W: World + ?Sized>(
+    compiled: &Compiled,
+    world: &W,
+    fact: &hir::Fact,
+    settings: &FactSettings<'_>,
+    mut dep: impl FnMut(&GlobalName) -> FactResult,
+) -> FactResult {
     let mut known = crate::eval::FactValues::default();
-    for dep in fact_dependencies(compiled, fact) {
-        match &*fact_value(db, program, FactKey::new(db, dep.clone())).0 {
+    for name in fact_dependencies(compiled, fact) {
+        match &*dep(&name).0 {
             Ok(v) => {
-                known.insert(dep, v.clone());
+                known.insert(name, v.clone());
             }
             Err(_) => return FactResult(Arc::new(Err(Vec::new()))),
         }
     }
-    let texts = db.json_texts();
-    let mut ev = Evaluator::with_facts(compiled, &world, known)
-        .with_max_len(db.max_value_len())
-        .with_fact_limit(db.fact_time_limit());
-    if let Some(texts) = &texts {
-        ev = ev.with_texts(&**texts);
+    let mut ev =
+        Evaluator::with_facts(compiled, world, known).with_max_len(settings.max_len).with_fact_limit(settings.limit);
+    if let Some(texts) = settings.texts {
+        ev = ev.with_texts(texts);
     }
-    FactResult(Arc::new(ev.fact_result(name)))
+    FactResult(Arc::new(ev.fact_result(&fact.name)))
 }
 
 /// Every fact of the program, through the queries: the values of those that

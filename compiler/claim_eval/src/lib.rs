@@ -6,6 +6,7 @@ pub mod builtins;
 mod decode;
 pub mod eval;
 pub mod evidence_lint;
+pub mod fact_table;
 pub mod incremental;
 pub mod json;
 pub mod memo;

@@ -1,0 +1,76 @@
+//! Every fact evaluated once, without the queries: for a run that
+//! evaluates a program's facts one time and exits (`claim_batch`). The
+//! `fact_value` query records, for each fact, a key, a memo and the reads
+//! it depends on so that a later change re-evaluates only what it reaches;
+//! a run that never changes anything paid that for nothing (a seventh of
+//! its facts' time). Here each fact has a cell, filled once by the first
+//! thread that needs it, by the same evaluation as the query's
+//! ([`evaluate_fact`]), so what a fact gives cannot differ between the two.
+
+use crate::incremental::{evaluate_fact, FactResult, FactSettings};
+use crate::world::World;
+use claim_diagnostics::Diagnostic;
+use claim_sema::hir;
+use claim_sema::ty::GlobalName;
+use claim_sema::Compiled;
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
+
+/// The facts of a program, each evaluated at most once, on whichever
+/// thread asks first (a thread that asks while another evaluates it waits
+/// for that value).
+pub struct FactTable<'p, W: World + ?Sized> {
+    compiled: &'p Compiled,
+    world: &'p W,
+    settings: FactSettings<'p>,
+    facts: Vec<&'p hir::Fact>,
+    index: rustc_hash::FxHashMap<&'p GlobalName, usize>,
+    cells: Vec<OnceLock<FactResult>>,
+}
+
+thread_local! {
+    /// The cells this thread is filling, innermost last: asking for one
+    /// of them again would wait for itself forever.
+    static FILLING: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+impl<'p, W: World + Sync + ?Sized> FactTable<'p, W> {
+    /// A table of `facts` (every fact of the program: a fact may use any
+    /// other) of `compiled`, reading `world`.
+    pub fn new(compiled: &'p Compiled, world: &'p W, facts: &[&'p hir::Fact], settings: FactSettings<'p>) -> Self {
+        let index = facts.iter().enumerate().map(|(i, f)| (&f.name, i)).collect();
+        let cells = facts.iter().map(|_| OnceLock::new()).collect();
+        FactTable { compiled, world, settings, facts: facts.to_vec(), index, cells }
+    }
+
+    /// The result of the `i`th fact, evaluated now unless it was already.
+    pub fn result(&self, i: usize) -> FactResult {
+        let (Some(cell), Some(fact)) = (self.cells.get(i), self.facts.get(i)) else {
+            return internal(format!("no fact number {i}"));
+        };
+        if let Some(done) = cell.get() {
+            return done.clone();
+        }
+        // The program's call graph of facts and functions is acyclic
+        // (`E0215`), so this is never met in a program that compiled; met
+        // anyway, it is an error, not a thread waiting for itself.
+        if FILLING.with(|f| f.borrow().contains(&i)) {
+            return internal(format!("fact `{}` depends on itself", fact.name.name));
+        }
+        FILLING.with(|f| f.borrow_mut().push(i));
+        let done = cell
+            .get_or_init(|| {
+                evaluate_fact(self.compiled, self.world, fact, &self.settings, |dep| match self.index.get(dep) {
+                    Some(&j) => self.result(j),
+                    None => internal(format!("no fact `{}`", dep.name)),
+                })
+            })
+            .clone();
+        FILLING.with(|f| f.borrow_mut().pop());
+        done
+    }
+}
+
+fn internal(message: String) -> FactResult {
+    FactResult(Arc::new(Err(vec![Diagnostic::error("E0999", format!("internal error: {message}"))])))
+}
