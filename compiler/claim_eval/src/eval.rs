@@ -220,7 +220,17 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// Evaluates one fact: its value, or the diagnostics of its failure
     /// (empty where a fact it depends on failed and reported already).
     pub fn fact_result(&self, name: &GlobalName) -> Result<Value, Vec<Diagnostic>> {
-        match self.fact(name, &mut self.fact_cx()) {
+        self.fact_result_with(name, None)
+    }
+
+    /// [`Self::fact_result`] of a fact the caller holds (not looked up by
+    /// its name again).
+    pub fn fact_result_of(&self, fact: &hir::Fact) -> Result<Value, Vec<Diagnostic>> {
+        self.fact_result_with(&fact.name, Some(fact))
+    }
+
+    fn fact_result_with(&self, name: &GlobalName, def: Option<&hir::Fact>) -> Result<Value, Vec<Diagnostic>> {
+        match self.fact_def(name, def, &mut self.fact_cx()) {
             Ok(v) => Ok(v),
             Err(_) => Err(self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()),
         }
@@ -243,6 +253,12 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     }
 
     fn fact(&self, name: &GlobalName, cx: &mut Cx) -> Eval<Value> {
+        self.fact_def(name, None, cx)
+    }
+
+    /// The value of the fact `name`, whose declaration is `def` where the
+    /// caller has it.
+    fn fact_def(&self, name: &GlobalName, def: Option<&hir::Fact>, cx: &mut Cx) -> Eval<Value> {
         if let Some(v) = cx.memo.fact(name) {
             return Ok(v);
         }
@@ -258,7 +274,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 None => {}
             }
         }
-        let Some(fact) = self.compiled.fact(name) else {
+        let Some(fact) = def.or_else(|| self.compiled.fact(name)) else {
             return Err(internal(format!("unknown fact `{}`", name.name)));
         };
         if let Ok(mut map) = self.fact_values.lock() {

@@ -7,7 +7,7 @@ use crate::value::{Origin, Value, V};
 use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{GlobalName, Ty, TypeDef, TypeInfo};
 use claim_syntax::{FileId, Loc};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// For each digest a binding names: the first JSON file it was read from,
 /// and whether another file holds it too (all the lint asks is whether a
@@ -39,8 +39,8 @@ fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
 /// Whether a value of type `ty` can hold an arm binding where `bindings`
 /// looks for one (lists, options, record fields; newtypes are erased at
 /// run time). A type it cannot find is walked, to be safe.
-pub fn may_hold_bindings(ty: &Ty, types: &BTreeMap<GlobalName, TypeInfo>) -> bool {
-    fn walk<'t>(ty: &'t Ty, types: &'t BTreeMap<GlobalName, TypeInfo>, visiting: &mut Vec<&'t GlobalName>) -> bool {
+pub fn may_hold_bindings(ty: &Ty, types: &rustc_hash::FxHashMap<GlobalName, TypeInfo>) -> bool {
+    fn walk<'t>(ty: &'t Ty, types: &'t rustc_hash::FxHashMap<GlobalName, TypeInfo>, visiting: &mut Vec<&'t GlobalName>) -> bool {
         match ty {
             Ty::List(t) | Ty::Option(t) => walk(t, types, visiting),
             Ty::Named(g) => {

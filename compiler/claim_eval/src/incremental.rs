@@ -218,7 +218,7 @@ pub(crate) fn evaluate_fact<W: World + ?Sized>(
     if let Some(texts) = settings.texts {
         ev = ev.with_texts(texts);
     }
-    FactResult(Arc::new(ev.fact_result(&fact.name)))
+    FactResult(Arc::new(ev.fact_result_of(fact)))
 }
 
 /// Every fact of the program, through the queries: the values of those that

@@ -5,10 +5,9 @@ use crate::value::Value;
 use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{GlobalName, Ty, TypeInfo};
 use claim_syntax::{FileId, Loc};
-use std::collections::BTreeMap;
 
 /// Everything `load` needs to decode into a declared type.
-pub type Types = std::sync::Arc<BTreeMap<GlobalName, TypeInfo>>;
+pub type Types = std::sync::Arc<rustc_hash::FxHashMap<GlobalName, TypeInfo>>;
 
 /// A world call: which function, the path as written, the file that names
 /// it (paths are relative to it) and the call's location.

@@ -30,7 +30,9 @@ pub struct Compiled {
     /// Checked modules by module path.
     pub modules: BTreeMap<String, Arc<hir::Module>>,
     /// Shared: every read of the world keeps it, to decode again on a change.
-    pub types: Arc<BTreeMap<GlobalName, TypeInfo>>,
+    /// By name, hashed: decoding a receipt looks up each named type it
+    /// meets (a sorted map compared names as text).
+    pub types: Arc<FxHashMap<GlobalName, TypeInfo>>,
     pub refusals: BTreeMap<Arc<str>, hir::Refusal>,
     /// Where each function and fact is, built once so that evaluation
     /// never scans the program.
@@ -73,7 +75,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
             },
         );
     }
-    let mut types = BTreeMap::new();
+    let mut types = FxHashMap::default();
     let summaries: Vec<(&String, &crate::summary::ModuleSummary)> =
         program.modules(db).iter().map(|(name, file)| (name, module_summary(db, program, *file))).collect();
     // What needs names only is answered by its own query, usually reused
