@@ -388,7 +388,7 @@ mod tests {
             open: false,
         };
         let types: Types =
-            Arc::new(BTreeMap::from([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })]));
+            Arc::new([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect());
         let doc = crate::json::parse(text).expect("json");
         decode(&doc, &Ty::Named(Arc::new(name)), &types, FileId(1), at)
     }
@@ -405,7 +405,7 @@ mod tests {
             .collect();
         let def = TypeDef::Record { fields, open: true };
         let types: Types =
-            Arc::new(BTreeMap::from([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })]));
+            Arc::new([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect());
         let ty = Ty::Named(Arc::new(name));
         let keys: Vec<String> = (0..40).rev().map(|i| format!("\"k{i}\": {i}")).collect();
         let text = format!("{{{}}}", keys.join(", "));

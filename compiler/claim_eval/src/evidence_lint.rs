@@ -40,7 +40,11 @@ fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
 /// looks for one (lists, options, record fields; newtypes are erased at
 /// run time). A type it cannot find is walked, to be safe.
 pub fn may_hold_bindings(ty: &Ty, types: &rustc_hash::FxHashMap<GlobalName, TypeInfo>) -> bool {
-    fn walk<'t>(ty: &'t Ty, types: &'t rustc_hash::FxHashMap<GlobalName, TypeInfo>, visiting: &mut Vec<&'t GlobalName>) -> bool {
+    fn walk<'t>(
+        ty: &'t Ty,
+        types: &'t rustc_hash::FxHashMap<GlobalName, TypeInfo>,
+        visiting: &mut Vec<&'t GlobalName>,
+    ) -> bool {
         match ty {
             Ty::List(t) | Ty::Option(t) => walk(t, types, visiting),
             Ty::Named(g) => {
