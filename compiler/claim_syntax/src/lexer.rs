@@ -326,6 +326,11 @@ impl<'s> Lexer<'s> {
         let body = &slice[kind.prefix().len() + 1..];
         let span = Span::new(start, end);
         let want = kind.hex_len();
+        // The usual literal, checked byte by byte in one pass; anything
+        // else is looked at again to say what is wrong with it.
+        if body.len() == want && body.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+            return Token::Digest(kind, body.to_string());
+        }
         let problem = if let Some(c) = body.chars().find(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit()) {
             Some(format!("uppercase hex digit `{c}`; digest literals are lowercase"))
         } else if let Some(c) = body.chars().find(|c| !c.is_ascii_hexdigit()) {
