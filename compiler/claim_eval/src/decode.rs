@@ -387,8 +387,9 @@ mod tests {
             fields: vec![field("a", "a", Ty::Text), field("b", "a", Ty::Text), field("c", "c", Ty::Int)],
             open: false,
         };
-        let types: Types =
-            Arc::new([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect());
+        let types: Types = Arc::new(
+            [(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect(),
+        );
         let doc = crate::json::parse(text).expect("json");
         decode(&doc, &Ty::Named(Arc::new(name)), &types, FileId(1), at)
     }
@@ -404,8 +405,9 @@ mod tests {
             .map(|i| FieldDef { name: format!("f{i}").into(), ty: Ty::Int, json_key: format!("k{i}").into(), loc: at })
             .collect();
         let def = TypeDef::Record { fields, open: true };
-        let types: Types =
-            Arc::new([(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect());
+        let types: Types = Arc::new(
+            [(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect(),
+        );
         let ty = Ty::Named(Arc::new(name));
         let keys: Vec<String> = (0..40).rev().map(|i| format!("\"k{i}\": {i}")).collect();
         let text = format!("{{{}}}", keys.join(", "));

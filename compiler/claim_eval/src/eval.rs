@@ -14,87 +14,16 @@ use claim_syntax::{FileId, Loc, Span};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+pub use crate::frame::{Cx, Frame, TraceLine};
+
 /// Fact values by name, as an evaluator is given them.
 pub type FactValues = rustc_hash::FxHashMap<GlobalName, Value>;
-
-/// One line of an `--explain` trace.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TraceLine {
-    pub depth: usize,
-    pub text: String,
-    pub loc: Loc,
-}
-
-/// Per-evaluation context: the trace being recorded, if any.
-#[derive(Default)]
-pub struct Cx {
-    pub trace: Option<Vec<TraceLine>>,
-    depth: usize,
-    /// When evaluation must stop (a witness's time limit).
-    pub deadline: Option<std::time::Instant>,
-    /// Counts work between deadline checks, so the clock is read rarely.
-    ticks: u32,
-    /// Values of calls made already (see `memo`); not used while tracing.
-    pub memo: crate::memo::CallMemo,
-    /// Where interpolated texts are built (kept while small).
-    text: String,
-}
 
 /// What fills the unused places of a built-in's arguments.
 static UNUSED: Value = Value { kind: V::Bool(false), origin: None };
 
 /// The largest text buffer a context keeps between interpolations.
 const TEXT_BUFFER: usize = 4096;
-
-impl Cx {
-    pub fn tracing() -> Cx {
-        Cx { trace: Some(Vec::new()), ..Cx::default() }
-    }
-
-    /// Fails with `Stop::TimedOut` once the deadline has passed. Called on
-    /// every call and loop step: without recursion, these are where time goes.
-    fn tick(&mut self) -> Eval<()> {
-        self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks.is_multiple_of(1024) {
-            if let Some(d) = self.deadline {
-                if std::time::Instant::now() >= d {
-                    return Err(Stop::TimedOut);
-                }
-            }
-        }
-        Ok(())
-    }
-    fn note(&mut self, loc: Loc, text: impl FnOnce() -> String) {
-        if let Some(t) = &mut self.trace {
-            t.push(TraceLine { depth: self.depth, text: text(), loc });
-        }
-    }
-}
-
-pub struct Frame {
-    slots: Vec<Value>,
-    file: FileId,
-}
-
-impl Frame {
-    pub fn new(size: u32, file: FileId) -> Frame {
-        Frame { slots: vec![Value::bool(false); size as usize], file }
-    }
-    /// A frame whose first slots hold a call's arguments.
-    pub fn with_args(size: u32, file: FileId, mut args: Vec<Value>) -> Frame {
-        let size = (size as usize).max(args.len());
-        args.resize(size, Value::bool(false));
-        Frame { slots: args, file }
-    }
-    pub fn file(&self) -> FileId {
-        self.file
-    }
-    pub fn set(&mut self, slot: hir::Slot, v: Value) {
-        if let Some(s) = self.slots.get_mut(slot as usize) {
-            *s = v;
-        }
-    }
-}
 
 enum FactSlot {
     Running,
@@ -333,7 +262,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     }
 
     pub fn eval(&self, e: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<Value> {
-        let loc = Loc::new(frame.file, e.span);
+        let loc = Loc::new(frame.file(), e.span);
         Ok(match &e.kind {
             H::Lit(l) => lit(l).with_origin(Origin::Literal(loc)),
             H::Text(parts) => {
@@ -484,7 +413,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         frame: &mut Frame,
         cx: &mut Cx,
     ) -> Eval<()> {
-        let loc = Loc::new(frame.file, span);
+        let loc = Loc::new(frame.file(), span);
         // A comparison keeps its operands, so a refusal can show them.
         let (ok, operands) = match &cond.kind {
             H::Binary(op, kind, l, r) if op.is_comparison() => {
@@ -524,7 +453,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// own origins).
     fn refusal_message(&self, message: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<(String, Vec<Value>)> {
         let mut mentioned = Vec::new();
-        let loc = Loc::new(frame.file, message.span);
+        let loc = Loc::new(frame.file(), message.span);
         let text = match &message.kind {
             H::Text(parts) => {
                 let mut s = String::new();
@@ -693,7 +622,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     ) -> Eval<Value> {
         let args = self.eval_all(args, frame, cx)?;
         let path = args.first().and_then(Value::as_text).ok_or_else(|| internal("world path"))?.to_string();
-        let call = WorldCall { path: &path, from: frame.file, call: loc };
+        let call = WorldCall { path: &path, from: frame.file(), call: loc };
         let result = match w {
             hir::WorldFn::Load => self.world.load(&call, ty, self.types()),
             hir::WorldFn::FileSha256 => {

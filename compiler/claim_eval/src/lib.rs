@@ -7,6 +7,7 @@ mod decode;
 pub mod eval;
 pub mod evidence_lint;
 pub mod fact_table;
+mod frame;
 pub mod incremental;
 pub mod json;
 pub mod memo;

@@ -1,0 +1,82 @@
+//! What an evaluation carries: its context (the trace being recorded, the
+//! deadline, the call memo, a buffer for texts) and the frame of each call.
+
+use crate::refusal::{Eval, Stop};
+use crate::value::Value;
+use claim_sema::hir;
+use claim_syntax::{FileId, Loc};
+
+/// One line of an `--explain` trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceLine {
+    pub depth: usize,
+    pub text: String,
+    pub loc: Loc,
+}
+
+/// Per-evaluation context: the trace being recorded, if any.
+#[derive(Default)]
+pub struct Cx {
+    pub trace: Option<Vec<TraceLine>>,
+    pub(crate) depth: usize,
+    /// When evaluation must stop (a witness's time limit).
+    pub deadline: Option<std::time::Instant>,
+    /// Counts work between deadline checks, so the clock is read rarely.
+    pub(crate) ticks: u32,
+    /// Values of calls made already (see `memo`); not used while tracing.
+    pub memo: crate::memo::CallMemo,
+    /// Where interpolated texts are built (kept while small).
+    pub(crate) text: String,
+}
+
+impl Cx {
+    pub fn tracing() -> Cx {
+        Cx { trace: Some(Vec::new()), ..Cx::default() }
+    }
+
+    /// Fails with `Stop::TimedOut` once the deadline has passed. Called on
+    /// every call and loop step: without recursion, these are where time goes.
+    pub(crate) fn tick(&mut self) -> Eval<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(1024) {
+            if let Some(d) = self.deadline {
+                if std::time::Instant::now() >= d {
+                    return Err(Stop::TimedOut);
+                }
+            }
+        }
+        Ok(())
+    }
+    pub(crate) fn note(&mut self, loc: Loc, text: impl FnOnce() -> String) {
+        if let Some(t) = &mut self.trace {
+            t.push(TraceLine { depth: self.depth, text: text(), loc });
+        }
+    }
+}
+
+/// The slots of one call (or fact, or witness): its arguments first,
+/// then its locals.
+pub struct Frame {
+    pub(crate) slots: Vec<Value>,
+    file: FileId,
+}
+
+impl Frame {
+    pub fn new(size: u32, file: FileId) -> Frame {
+        Frame { slots: vec![Value::bool(false); size as usize], file }
+    }
+    /// A frame whose first slots hold a call's arguments.
+    pub fn with_args(size: u32, file: FileId, mut args: Vec<Value>) -> Frame {
+        let size = (size as usize).max(args.len());
+        args.resize(size, Value::bool(false));
+        Frame { slots: args, file }
+    }
+    pub fn file(&self) -> FileId {
+        self.file
+    }
+    pub fn set(&mut self, slot: hir::Slot, v: Value) {
+        if let Some(s) = self.slots.get_mut(slot as usize) {
+            *s = v;
+        }
+    }
+}
