@@ -204,9 +204,14 @@ impl<'a> Parser<'a> {
     }
     fn string(&mut self) -> Result<Cow<'a, str>, JsonSyntaxError> {
         self.i += 1;
-        // Most strings have no escape: the text itself, not a copy.
-        let plain = self.s[self.i..].iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
-        if let Some(n) = plain.filter(|&n| self.s.get(self.i + n) == Some(&b'"')) {
+        // Most strings have no escape: the text itself, not a copy. Its end
+        // found with `memchr` (a byte at a time with three tests was a
+        // third of reading a receipt), then the run checked for control
+        // characters in one pass that does not branch per byte.
+        let rest = self.s.get(self.i..).unwrap_or_default();
+        let plain = memchr::memchr2(b'"', b'\\', rest)
+            .filter(|&n| rest[n] == b'"' && !rest[..n].iter().fold(false, |control, &b| control | (b < 0x20)));
+        if let Some(n) = plain {
             // It ends at an ASCII byte, so on a character boundary.
             let text = self.text.get(self.i..self.i + n).ok_or_else(|| self.err("bad text"))?;
             self.i += n + 1;
