@@ -265,7 +265,7 @@ impl Descent<'_> {
     pub(super) fn block(&mut self) -> Option<Expr> {
         let start = self.pos;
         self.punct("{")?;
-        let mut stmts = Vec::new();
+        let mut stmts = super::Gather::default();
         loop {
             let at = self.pos;
             let stmt = match self.peek()? {
@@ -289,8 +289,7 @@ impl Descent<'_> {
         }
         let result = self.expr(true)?;
         self.punct("}")?;
-        stmts.shrink_to_fit();
-        Some(Expr { kind: ExprKind::Block(stmts, Box::new(result)), span: self.span_from(start) })
+        Some(Expr { kind: ExprKind::Block(stmts.finish(), Box::new(result)), span: self.span_from(start) })
     }
 
     /// A text literal with interpolations.

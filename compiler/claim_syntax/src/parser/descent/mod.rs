@@ -131,8 +131,15 @@ impl Descent<'_> {
     /// `ident ("." ident)*`, leaving a `.` not followed by a name unread
     /// (chumsky's `separated_by` without a trailing separator).
     fn path(&mut self) -> Option<Vec<Ident>> {
-        let mut path = vec![self.ident()?];
-        while self.at_punct(".") && matches!(self.peek_at(1), Some(Token::Ident(_))) {
+        let first = self.ident()?;
+        let more = |p: &Self| p.at_punct(".") && matches!(p.peek_at(1), Some(Token::Ident(_)));
+        // Most paths are one name or two: each allocated once, at its size.
+        if !more(self) {
+            return Some(vec![first]);
+        }
+        let mut path = Vec::with_capacity(2);
+        path.push(first);
+        while more(self) {
             self.pos += 1;
             path.extend(self.ident());
         }
@@ -151,7 +158,7 @@ impl Descent<'_> {
         starts: impl Fn(&Self) -> bool,
     ) -> Option<Vec<T>> {
         self.punct(open)?;
-        let mut out = Vec::new();
+        let mut out = Gather::default();
         while !self.at_punct(close) {
             if !starts(self) {
                 return None;
@@ -162,8 +169,7 @@ impl Descent<'_> {
             }
         }
         self.punct(close)?;
-        out.shrink_to_fit();
-        Some(out)
+        Some(out.finish())
     }
 
     // ---- items ----
@@ -295,7 +301,7 @@ impl Descent<'_> {
         self.kw(Keyword::Witness)?;
         let name = self.ident()?;
         self.punct("{")?;
-        let mut stmts = Vec::new();
+        let mut stmts = Gather::default();
         while !self.at_punct("}") {
             let start = self.pos;
             let kind = match self.peek()? {
@@ -319,8 +325,7 @@ impl Descent<'_> {
             let _ = self.punct(";");
         }
         self.punct("}")?;
-        stmts.shrink_to_fit();
-        Some(ItemKind::Witness { name, stmts })
+        Some(ItemKind::Witness { name, stmts: stmts.finish() })
     }
 
     /// `let name (: type)? = value`, in a witness or a block.
@@ -345,5 +350,47 @@ impl Descent<'_> {
         };
         self.depth -= 1;
         Some(TypeExpr { kind: TypeExprKind::Named { path, args }, span: self.span_from(start) })
+    }
+}
+
+/// A list gathered element by element, allocated once at its size where
+/// it has one element (most of a program's lists: a call's arguments, a
+/// witness's statements): the first is held aside until a second comes.
+/// Pushed into a `Vec` from the start, a list of one had room for four
+/// and was shrunk, a second allocation.
+pub(super) struct Gather<T> {
+    first: Option<T>,
+    rest: Vec<T>,
+}
+
+impl<T> Default for Gather<T> {
+    fn default() -> Self {
+        Gather { first: None, rest: Vec::new() }
+    }
+}
+
+impl<T> Gather<T> {
+    pub(super) fn push(&mut self, e: T) {
+        match self.first.take() {
+            None if self.rest.is_empty() => self.first = Some(e),
+            Some(f) => {
+                self.rest.reserve(4);
+                self.rest.push(f);
+                self.rest.push(e);
+            }
+            None => self.rest.push(e),
+        }
+    }
+
+    /// The list, no larger than its elements (shrunk where it grew).
+    pub(super) fn finish(self) -> Vec<T> {
+        match self.first {
+            Some(f) => vec![f],
+            None => {
+                let mut v = self.rest;
+                v.shrink_to_fit();
+                v
+            }
+        }
     }
 }
