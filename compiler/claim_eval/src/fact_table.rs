@@ -52,10 +52,14 @@ impl<'p, W: World + Sync + ?Sized> FactTable<'p, W> {
             return done.clone();
         }
         // The program's call graph of facts and functions is acyclic
-        // (`E0215`), so this is never met in a program that compiled; met
-        // anyway, it is an error, not a thread waiting for itself.
+        // (`E0215`), so this is never met in a program that compiled. Met
+        // anyway, it is a bug, and the run must not go on: a result here
+        // would be taken for a failed dependency (reported by that fact,
+        // which is this one, still running), and waiting would wait for
+        // itself forever. A panic ends the run with an internal error
+        // (exit 101), as salsa's own check of a cycle does.
         if FILLING.with(|f| f.borrow().contains(&i)) {
-            return internal(format!("fact `{}` depends on itself", fact.name.name));
+            panic!("fact `{}` depends on itself", fact.name.name);
         }
         FILLING.with(|f| f.borrow_mut().push(i));
         let done = cell
@@ -73,4 +77,28 @@ impl<'p, W: World + Sync + ?Sized> FactTable<'p, W> {
 
 fn internal(message: String) -> FactResult {
     FactResult(Arc::new(Err(vec![Diagnostic::error("E0999", format!("internal error: {message}"))])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use claim_sema::{compile, Database, Program, SourceFile};
+    use claim_syntax::FileId;
+    use std::collections::BTreeMap;
+
+    /// A cycle never compiles (`E0215`), but were a table given one, it
+    /// must end the run, not wait for itself.
+    #[test]
+    #[should_panic(expected = "fact `a` depends on itself")]
+    fn a_fact_that_needs_itself_ends_the_run_instead_of_waiting() {
+        let db = Database::default();
+        let main = SourceFile::new(&db, "main".to_string(), "fact a: Int = b\nfact b: Int = a\n".into(), FileId(0));
+        let program = Program::new(&db, BTreeMap::from([("main".into(), main)]), vec!["main".into()], BTreeMap::new());
+        let compiled = compile(&db, program);
+        assert!(compiled.diagnostics.iter().any(|d| d.code == "E0215"), "{:?}", compiled.diagnostics);
+        let facts: Vec<_> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
+        let settings = FactSettings { max_len: 1 << 20, limit: None, texts: None };
+        let table = FactTable::new(compiled, &crate::NoWorld, &facts, settings);
+        table.result(0);
+    }
 }
