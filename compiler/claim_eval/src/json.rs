@@ -206,7 +206,7 @@ impl<'a> Parser<'a> {
         self.i += 1;
         // Most strings have no escape: the text itself, not a copy. Its end
         // found with `memchr` (a byte at a time with three tests was a
-        // third of reading a receipt), then the run checked for control
+        // fifth of reading a receipt), then the run checked for control
         // characters in one pass that does not branch per byte.
         let rest = self.s.get(self.i..).unwrap_or_default();
         let plain = memchr::memchr2(b'"', b'\\', rest)
