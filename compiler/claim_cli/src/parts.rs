@@ -5,6 +5,9 @@
 
 use crate::batch::BatchOptions;
 use crate::db::CliDb;
+use claim_syntax::Parsed;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 
 /// Checks a program's modules in parts, each part's syntax trees dropped
 /// once it is checked (nothing after the check reads them): the trees are
@@ -18,9 +21,12 @@ pub(crate) fn check_in_parts(
     db: &mut CliDb,
     l: &crate::project::Loaded,
     opts: &BatchOptions,
-) -> Option<Vec<std::sync::Arc<claim_syntax::Parsed>>> {
+) -> Option<Vec<Arc<Parsed>>> {
     let modules = l.program.modules(&*db);
     let files: Vec<claim_sema::SourceFile> = modules.values().copied().collect();
+    if files.is_empty() {
+        return Some(Vec::new());
+    }
     let part = files.len().div_ceil(16).max(32);
     // What other modules `use`: their signatures are read by the check of
     // every part that imports them. (Only for a run that drops as it goes:
@@ -35,41 +41,109 @@ pub(crate) fn check_in_parts(
         None if opts.exit_after => imported_modules(&*db, l.program),
         None => Vec::new(),
     };
-    let guessed_wrong = std::sync::atomic::AtomicBool::new(false);
+    let guessed_wrong = AtomicBool::new(false);
     let limit = opts.limits.max_nesting;
-    // The trees of the part before, taken out of the database when it
-    // forgot them: the workers free one after each module they check,
-    // which keeps freeing (most of what forgetting costs) off the one
-    // thread that holds the database between parts.
-    let mut evicted: Vec<std::sync::Arc<claim_syntax::Parsed>> = Vec::new();
-    for (i, chunk) in files.chunks(part).enumerate() {
-        let to_free = std::sync::Mutex::new(std::mem::take(&mut evicted));
-        crate::par::warm(&*db, chunk, opts.jobs, |db, file| {
+    let parts: Vec<&[claim_sema::SourceFile]> = files.chunks(part).collect();
+    let next: Vec<AtomicUsize> = parts.iter().map(|_| AtomicUsize::new(0)).collect();
+    // Checks the modules of part `k` that this worker takes, freeing one of
+    // `own` (trees this same worker made in the part before) after each;
+    // returns the numbers of the modules it checked.
+    let check = |db: &CliDb, k: usize, mut own: Vec<Arc<Parsed>>| -> Vec<usize> {
+        let chunk = parts[k];
+        let mut mine = Vec::new();
+        loop {
+            let i = next[k].fetch_add(1, Ordering::Relaxed);
+            let Some(file) = chunk.get(i) else { break };
             if let Some(uses) = l.scanned.as_ref().and_then(|s| s.get(file)) {
                 // What loading would have found had it parsed this module.
                 let tree = &claim_sema::parse(db, *file).module;
                 if !claim_syntax::uses::scan_agrees(uses, tree)
                     || claim_syntax::depth::deeper_than(tree, limit).is_some()
                 {
-                    guessed_wrong.store(true, std::sync::atomic::Ordering::Relaxed);
+                    guessed_wrong.store(true, Ordering::Relaxed);
                 }
             }
             claim_sema::summary::module_summary(db, l.program, *file);
-            drop(to_free.lock().ok().and_then(|mut trees| trees.pop()));
-        });
-        drop(to_free);
-        if guessed_wrong.load(std::sync::atomic::Ordering::Relaxed) {
-            return None;
+            mine.push(i);
+            drop(own.pop());
         }
-        // Trees not made yet are not kept (a deferred load made none).
-        let rest = match l.scanned {
-            Some(_) => &[][..],
-            None => files.get((i + 1) * part..).unwrap_or_default(),
-        };
-        evicted = claim_sema::db::forget_syntax(db, rest, chunk);
-        if opts.exit_after {
-            claim_sema::db::forget_checking_except(db, l.program, &imported);
+        drop(own);
+        mine
+    };
+    let jobs = opts.jobs.clamp(1, part);
+    // The trees of the part before, taken out of the database when it
+    // forgot them, each for the worker that made it: freeing a tree is most
+    // of what forgetting costs, and one freed by the thread that allocated
+    // it is put back in that thread's heap at once, where one freed by
+    // another thread (a cross-thread free) costs an atomic exchange per
+    // block now and a collection later. So the workers live for the whole
+    // check (threads started per part would each leave their heap behind),
+    // and each frees its own trees, one after each module it checks.
+    let mut own: Vec<Vec<Arc<Parsed>>> = vec![Vec::new(); jobs];
+    let mut evicted = Vec::new();
+    std::thread::scope(|s| {
+        let mut workers = Vec::new();
+        for _ in 1..jobs {
+            let (job_tx, job_rx) = mpsc::channel::<(CliDb, usize, Vec<Arc<Parsed>>)>();
+            let (done_tx, done_rx) = mpsc::channel::<Vec<usize>>();
+            let check = &check;
+            let worker = move || {
+                while let Ok((db, k, trees)) = job_rx.recv() {
+                    let mine = check(&db, k, trees);
+                    // The handle goes before the answer: forgetting
+                    // between parts needs the database to itself.
+                    drop(db);
+                    if done_tx.send(mine).is_err() {
+                        return;
+                    }
+                }
+            };
+            if std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, worker).is_ok() {
+                workers.push((job_tx, done_rx));
+            }
         }
+        for k in 0..parts.len() {
+            for (w, (job_tx, _)) in workers.iter().enumerate() {
+                // A worker gone is found below, when its answer is not.
+                let _ = job_tx.send((db.clone(), k, std::mem::take(&mut own[w + 1])));
+            }
+            // Who checked (and so parsed) each module of the part: this
+            // thread where no worker did.
+            let mut by: Vec<usize> = vec![0; parts[k].len()];
+            check(&*db, k, std::mem::take(&mut own[0]));
+            for (w, (_, done_rx)) in workers.iter().enumerate() {
+                // A worker that panicked re-raises when the scope ends (the
+                // run's handler reports it: exit 101); the check stops here.
+                let Ok(mine) = done_rx.recv() else { panic!("a checking worker stopped") };
+                for i in mine {
+                    if let Some(b) = by.get_mut(i) {
+                        *b = w + 1;
+                    }
+                }
+            }
+            if guessed_wrong.load(Ordering::Relaxed) {
+                return;
+            }
+            // Trees not made yet are not kept (a deferred load made none).
+            let rest = match l.scanned {
+                Some(_) => &[][..],
+                None => files.get((k + 1) * part..).unwrap_or_default(),
+            };
+            let trees = claim_sema::db::forget_syntax(db, rest, parts[k]);
+            if opts.exit_after {
+                claim_sema::db::forget_checking_except(db, l.program, &imported);
+            }
+            if k + 1 == parts.len() {
+                evicted = trees;
+            } else {
+                for (tree, w) in trees.into_iter().zip(by) {
+                    own[w].push(tree);
+                }
+            }
+        }
+    });
+    if guessed_wrong.load(Ordering::Relaxed) {
+        return None;
     }
     Some(evicted)
 }
