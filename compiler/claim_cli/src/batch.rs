@@ -624,8 +624,16 @@ fn run_parallel(
 ) -> Vec<WitnessReport> {
     let jobs = jobs.max(1).min(witnesses.len().max(1));
     if jobs == 1 {
+        // As each worker below: the memo starts over with each module.
         let mut memo = CallMemo::default();
-        return witnesses.iter().map(|w| run_witness_with(ev, w, trace, limit, &mut memo)).collect();
+        let mut module = None;
+        let mut run = |w: &&hir::Witness| {
+            if module.replace(w.loc.file).is_some_and(|m| m != w.loc.file) {
+                memo.start_over();
+            }
+            run_witness_with(ev, w, trace, limit, &mut memo)
+        };
+        return witnesses.iter().map(&mut run).collect();
     }
     let runs = crate::par::runs(witnesses, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
     let next = std::sync::atomic::AtomicUsize::new(0);
