@@ -627,13 +627,15 @@ fn run_parallel(
         // As each worker below: the memo starts over with each module.
         let mut memo = CallMemo::default();
         let mut module = None;
-        let mut run = |w: &&hir::Witness| {
-            if module.replace(w.loc.file).is_some_and(|m| m != w.loc.file) {
-                memo.start_over();
-            }
-            run_witness_with(ev, w, trace, limit, &mut memo)
-        };
-        return witnesses.iter().map(&mut run).collect();
+        return witnesses
+            .iter()
+            .map(|w| {
+                if module.replace(w.loc.file).is_some_and(|m| m != w.loc.file) {
+                    memo.start_over();
+                }
+                run_witness_with(ev, w, trace, limit, &mut memo)
+            })
+            .collect();
     }
     let runs = crate::par::runs(witnesses, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
     let next = std::sync::atomic::AtomicUsize::new(0);
