@@ -35,7 +35,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<Symbol> {
     for item in &claim_sema::parse(db, file).module.items {
         let Some(name) = item.kind.name() else { continue };
         let leaf = |name: &claim_syntax::ast::Ident, kind| Symbol {
-            name: name.name.clone(),
+            name: name.name.to_string(),
             kind,
             span: name.span,
             name_span: name.span,
@@ -56,7 +56,7 @@ pub fn document_symbols(db: &dyn Db, file: SourceFile) -> Vec<Symbol> {
             ItemKind::Frontier { .. } => (SymbolKind::Frontier, Vec::new()),
             ItemKind::Use(_) | ItemKind::Error => continue,
         };
-        out.push(Symbol { name: name.name.clone(), kind, span: item.span, name_span: name.span, children });
+        out.push(Symbol { name: name.name.to_string(), kind, span: item.span, name_span: name.span, children });
     }
     out
 }

@@ -7,9 +7,15 @@
 use crate::span::Span;
 use crate::token::DigestKind;
 
+/// A name as written. Names up to 24 bytes (nearly all) are kept inside
+/// the value instead of on the heap: a module's syntax tree is mostly
+/// names, and allocating, then freeing, one string for each was a large
+/// part of parsing and of dropping a tree.
+pub type Name = compact_str::CompactString;
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ident {
-    pub name: String,
+    pub name: Name,
     pub span: Span,
 }
 

@@ -118,7 +118,7 @@ impl<'s> Lexer<'s> {
                     }
                     Ok(RawToken::Ident) => match Keyword::lookup(slice) {
                         Some(kw) => Token::Kw(kw),
-                        None => Token::Ident(slice.to_string()),
+                        None => Token::Ident(crate::ast::Name::new(slice)),
                     },
                     Ok(RawToken::Number) => self.number(slice, start, end),
                     Ok(RawToken::Sha256Lit) => self.digest(DigestKind::Sha256, slice, start, end),

@@ -104,7 +104,7 @@ pub enum RawToken {
 /// The tokens the parser consumes.
 #[derive(Clone, Debug, Eq)]
 pub enum Token {
-    Ident(String),
+    Ident(crate::ast::Name),
     Kw(Keyword),
     Int(i64),
     /// A Duration literal, in milliseconds.
@@ -134,7 +134,8 @@ impl PartialEq for Token {
                 std::ptr::eq(*a, *b) || (a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y))
             }
             (Kw(a), Kw(b)) => a == b,
-            (Ident(a), Ident(b)) | (StrChunk(a), StrChunk(b)) => a == b,
+            (Ident(a), Ident(b)) => a == b,
+            (StrChunk(a), StrChunk(b)) => a == b,
             (Int(a), Int(b)) | (Duration(a), Duration(b)) => a == b,
             (Digest(k1, a), Digest(k2, b)) => k1 == k2 && a == b,
             (StrStart, StrStart)

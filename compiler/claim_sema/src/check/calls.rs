@@ -223,7 +223,7 @@ impl Checker<'_> {
 
     fn builtin_call(&mut self, b: B, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> hir::Expr {
         let name = match &callee.kind {
-            ast::ExprKind::Name(id) => id.name.clone(),
+            ast::ExprKind::Name(id) => id.name.to_string(),
             _ => "built-in".to_string(),
         };
         let fixed: Option<(&[Ty], Ty)> = match b {

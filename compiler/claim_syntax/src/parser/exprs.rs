@@ -7,7 +7,7 @@
 use super::patterns::pattern;
 use super::types::{ident, punct, type_expr};
 use super::{Extra, PErr, TokenInput};
-use crate::ast::{BinOp, BlockStmt, Comprehension, Expr, ExprKind, FieldInit, Ident, MatchArm, TextPart};
+use crate::ast::{BinOp, BlockStmt, Comprehension, Expr, ExprKind, FieldInit, Ident, MatchArm, Name, TextPart};
 use crate::token::{Keyword, Token};
 use chumsky::pratt::{infix, left, postfix, prefix};
 use chumsky::prelude::*;
@@ -156,7 +156,7 @@ fn atom<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
                 Some(fields) => spanned(ExprKind::Record { path, fields }, e.span()),
                 None => {
                     let mut it = path.into_iter();
-                    let first = it.next().unwrap_or(Ident { name: String::new(), span: e.span().into() });
+                    let first = it.next().unwrap_or(Ident { name: Name::default(), span: e.span().into() });
                     let mut expr = Expr { span: first.span, kind: ExprKind::Name(first) };
                     for f in it {
                         let span = expr.span.join(f.span);
