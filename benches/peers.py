@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """claim_batch against its peers on the same generated corpus, in one run.
 
-    python3 benches/peers.py [--modules 10 100 1000] [--rounds 5]
+    python3 benches/peers.py [--modules 10 100 1000] [--rounds 5] [--profile dist]
 
 For each corpus size it generates the corpus (`claim_bench corpus`: Claim,
 Rego and pytest from one seed, doing the same checks), then runs, round by
 round and alternating (A B C A B C ...):
 
-  claim    target/release/claim_batch --entry <corpus>/claim
+  claim    target/dist/claim_batch --entry <corpus>/claim
+           (`--profile dist`: LTO in one codegen unit, as regorus ships)
   regorus  regorus@0.4.0 eval over every package's test_* rules (one process)
   pytest   python3 -m pytest over the generated tests (hashlib)
 
@@ -30,14 +31,16 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.path.join(ROOT, "target")
 REGORUS = os.path.join(TARGET, "peers", "bin", "regorus")
+# The folder under target/ of the profile claim is built with (`--profile`).
+PROFILE_DIR = "dist"
 
 
 def sh(cmd, **kw):
     subprocess.run(cmd, check=True, **kw)
 
 
-def setup():
-    sh(["cargo", "build", "--release", "-q", "-p", "claim_cli", "-p", "claim_bench"], cwd=ROOT)
+def setup(profile):
+    sh(["cargo", "build", "--profile", profile, "-q", "-p", "claim_cli", "-p", "claim_bench"], cwd=ROOT)
     if not os.path.exists(REGORUS):
         # Releases after 0.4.0 removed crypto.sha256.
         sh(["cargo", "install", "-q", "regorus@0.4.0", "--example", "regorus", "--root", os.path.join(TARGET, "peers")])
@@ -78,7 +81,7 @@ def tools(corpus):
     query = 'count([1 | some p; startswith(p, "m"); some k; startswith(k, "test_"); data[p][k] == true])'
     regorus = [REGORUS, "eval", "-d", "data.json"] + [a for f in policies for a in ("-d", f)] + [query]
     return {
-        "claim": ([os.path.join(TARGET, "release", "claim_batch"), "--entry", os.path.join(corpus, "claim")], corpus),
+        "claim": ([os.path.join(TARGET, PROFILE_DIR, "claim_batch"), "--entry", os.path.join(corpus, "claim")], corpus),
         "regorus": (regorus, rego),
         "pytest": ([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "pytest"], corpus),
     }
@@ -119,12 +122,15 @@ def main():
     ap.add_argument("--modules", type=int, nargs="+", default=[10, 100, 1000])
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--tools", nargs="+", default=["claim", "regorus", "pytest"])
+    ap.add_argument("--profile", default="dist", help="cargo profile claim is built with (release: as the tests build it)")
     args = ap.parse_args()
-    setup()
+    global PROFILE_DIR
+    PROFILE_DIR = "debug" if args.profile == "dev" else args.profile
+    setup(args.profile)
     rows = []
     for n in args.modules:
         corpus = os.path.join(TARGET, "bench-corpus", str(n))
-        sh([os.path.join(TARGET, "release", "claim_bench"), "corpus", "--modules", str(n), "--out", corpus], stdout=subprocess.DEVNULL)
+        sh([os.path.join(TARGET, PROFILE_DIR, "claim_bench"), "corpus", "--modules", str(n), "--out", corpus], stdout=subprocess.DEVNULL)
         ts = {k: v for k, v in tools(corpus).items() if k in args.tools}
         walls = {k: [] for k in ts}
         stolen = {k: [] for k in ts}
@@ -148,6 +154,7 @@ def main():
             ratio = med[name] / med["claim"] if "claim" in med else float("nan")
             steal = f"{statistics.median(stolen[name]):.2f} s" if stolen[name] else "n/a"
             rows.append((n, total, name, med[name], min(walls[name]), rss[name], ratio, steal))
+    print(f"claim built with --profile {args.profile}")
     print(f"| modules | checks | tool | wall (median of {args.rounds}) | best | peak RSS | time / claim's | host steal |")
     print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for n, total, name, m, best, r, ratio, steal in rows:
