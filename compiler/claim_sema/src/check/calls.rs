@@ -222,9 +222,9 @@ impl Checker<'_> {
     }
 
     fn builtin_call(&mut self, b: B, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> hir::Expr {
-        let name = match &callee.kind {
-            ast::ExprKind::Name(id) => id.name.to_string(),
-            _ => "built-in".to_string(),
+        let name: &str = match &callee.kind {
+            ast::ExprKind::Name(id) => &id.name,
+            _ => "built-in",
         };
         let fixed: Option<(&[Ty], Ty)> = match b {
             B::Take => Some((&[Ty::Text, Ty::Int], Ty::Text)),
@@ -235,7 +235,7 @@ impl Checker<'_> {
             _ => None,
         };
         if let Some((params, ret)) = fixed {
-            if !self.arity(&name, params.len(), args, span) {
+            if !self.arity(name, params.len(), args, span) {
                 return mk(H::Error, span, Ty::Error);
             }
             let args = args.iter().zip(params).map(|(a, t)| self.expr(a, Some(t))).collect();
@@ -252,7 +252,7 @@ impl Checker<'_> {
             _ => None,
         };
         if let Some((params, ret)) = fixed_generic {
-            if !self.arity(&name, params.len(), args, span) {
+            if !self.arity(name, params.len(), args, span) {
                 return mk(H::Error, span, Ty::Error);
             }
             let args = args.iter().zip(&params).map(|(a, t)| self.expr(a, Some(t))).collect();
@@ -260,7 +260,7 @@ impl Checker<'_> {
         }
         // The polymorphic ones: len, get, keys, raw, text, hex.
         let want = if b == B::Get { 2 } else { 1 };
-        if !self.arity(&name, want, args, span) {
+        if !self.arity(name, want, args, span) {
             return mk(H::Error, span, Ty::Error);
         }
         let first = self.expr(&args[0], None);
