@@ -103,3 +103,53 @@ fn a_folder_named_as_a_receipt_is_not_a_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// Every shape of document reads whole (a reader that stopped at the first
+// short read, or at the first complete document, would pass some of these
+// and fail the others), and text after the document, or no document at
+// all, is refused however much of the file one read returns.
+
+#[test]
+fn documents_of_every_shape_read_whole() {
+    let main = "record R { n: Int }\n\
+                fact number: Int = load(\"data/number.json\")\n\
+                fact text: Text = load(\"data/text.json\")\n\
+                fact object: R = load(\"data/object.json\")\n\
+                fact list: List<Int> = load(\"data/list.json\")\n\
+                fact spaced: R = load(\"data/spaced.json\")\n\
+                witness each_read_whole {\n\
+                  holds number == 1234567\n\
+                  holds text == \"a receipt\"\n\
+                  holds object.n == 7\n\
+                  holds list == [1, 2, 3]\n\
+                  holds spaced.n == 8\n\
+                }\n";
+    let dir = project(
+        "shapes",
+        &[
+            ("main.claim", main),
+            ("data/number.json", "1234567\n"),
+            ("data/text.json", "\"a receipt\""),
+            ("data/object.json", r#"{"n": 7}"#),
+            ("data/list.json", "[1, 2, 3]\n"),
+            ("data/spaced.json", "{\"n\": 8}\n\n\t  \n"),
+        ],
+    );
+    passes_with_each_entry(&dir, &[], "1/1 PASS");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn text_after_a_document_is_refused_however_the_file_is_read() {
+    let main = "record R { n: Int }\nfact r: R = load(\"data/r.json\")\nwitness w { holds r.n == 7 }\n";
+    for (name, json) in [("garbage", "{\"n\": 7} x"), ("second", "{\"n\": 7}\n{\"n\": 8}\n"), ("empty", "")] {
+        let dir = project(name, &[("main.claim", main), ("data/r.json", json)]);
+        for entry in ENTRIES {
+            let (code, out) = run(&dir, entry, &[]);
+            assert_eq!(code, 2, "{name}, {entry}: {out}");
+            assert!(out.contains("[E0305]") && out.contains("`data/r.json` is not valid JSON"), "{name}: {out}");
+            assert!(!out.contains("PASS"), "{name}, {entry}: {out}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
