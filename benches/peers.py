@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """claim_batch against its peers on the same generated corpus, in one run.
 
-    python3 benches/peers.py [--modules 10 100 1000] [--rounds 5] [--profile dist]
+    python3 benches/peers.py [--modules 10 100 1000] [--rounds 5] [--profile dist] [--pgo]
 
 For each corpus size it generates the corpus (`claim_bench corpus`: Claim,
 Rego and pytest from one seed, doing the same checks), then runs, round by
 round and alternating (A B C A B C ...):
 
   claim    target/dist/claim_batch --entry <corpus>/claim
-           (`--profile dist`: LTO in one codegen unit, as regorus ships)
+           (`--profile dist`: LTO in one codegen unit, as regorus ships;
+           `--pgo`: target/pgo/dist/claim_batch, built by scripts/build-dist
+           with profile-guided optimisation trained on claims/ and examples/)
   regorus  regorus@0.4.0 eval over every package's test_* rules (one process)
   pytest   python3 -m pytest over the generated tests (hashlib)
 
@@ -33,14 +35,18 @@ TARGET = os.path.join(ROOT, "target")
 REGORUS = os.path.join(TARGET, "peers", "bin", "regorus")
 # The folder under target/ of the profile claim is built with (`--profile`).
 PROFILE_DIR = "dist"
+# The claim binary measured: the profile's, or the PGO build's (`--pgo`).
+CLAIM = os.path.join(TARGET, "dist", "claim_batch")
 
 
 def sh(cmd, **kw):
     subprocess.run(cmd, check=True, **kw)
 
 
-def setup(profile):
+def setup(profile, pgo):
     sh(["cargo", "build", "--profile", profile, "-q", "-p", "claim_cli", "-p", "claim_bench"], cwd=ROOT)
+    if pgo:
+        sh([os.path.join(ROOT, "scripts", "build-dist")], cwd=ROOT, stdout=subprocess.DEVNULL)
     if not os.path.exists(REGORUS):
         # Releases after 0.4.0 removed crypto.sha256.
         sh(["cargo", "install", "-q", "regorus@0.4.0", "--example", "regorus", "--root", os.path.join(TARGET, "peers")])
@@ -81,7 +87,7 @@ def tools(corpus):
     query = 'count([1 | some p; startswith(p, "m"); some k; startswith(k, "test_"); data[p][k] == true])'
     regorus = [REGORUS, "eval", "-d", "data.json"] + [a for f in policies for a in ("-d", f)] + [query]
     return {
-        "claim": ([os.path.join(TARGET, PROFILE_DIR, "claim_batch"), "--entry", os.path.join(corpus, "claim")], corpus),
+        "claim": ([CLAIM, "--entry", os.path.join(corpus, "claim")], corpus),
         "regorus": (regorus, rego),
         "pytest": ([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "pytest"], corpus),
     }
@@ -123,10 +129,12 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--tools", nargs="+", default=["claim", "regorus", "pytest"])
     ap.add_argument("--profile", default="dist", help="cargo profile claim is built with (release: as the tests build it)")
+    ap.add_argument("--pgo", action="store_true", help="measure scripts/build-dist's binary (dist with profile-guided optimisation)")
     args = ap.parse_args()
-    global PROFILE_DIR
+    global PROFILE_DIR, CLAIM
     PROFILE_DIR = "debug" if args.profile == "dev" else args.profile
-    setup(args.profile)
+    CLAIM = os.path.join(TARGET, "pgo", "dist", "claim_batch") if args.pgo else os.path.join(TARGET, PROFILE_DIR, "claim_batch")
+    setup(args.profile, args.pgo)
     rows = []
     for n in args.modules:
         corpus = os.path.join(TARGET, "bench-corpus", str(n))
@@ -154,7 +162,7 @@ def main():
             ratio = med[name] / med["claim"] if "claim" in med else float("nan")
             steal = f"{statistics.median(stolen[name]):.2f} s" if stolen[name] else "n/a"
             rows.append((n, total, name, med[name], min(walls[name]), rss[name], ratio, steal))
-    print(f"claim built with --profile {args.profile}")
+    print(f"claim built with --profile {'dist and PGO (scripts/build-dist)' if args.pgo else args.profile}")
     print(f"| modules | checks | tool | wall (median of {args.rounds}) | best | peak RSS | time / claim's | host steal |")
     print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for n, total, name, m, best, r, ratio, steal in rows:
