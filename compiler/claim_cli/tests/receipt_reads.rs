@@ -40,6 +40,19 @@ fn passes_with_each_entry(dir: &Path, extra: &[&str], summary: &str) {
     }
 }
 
+/// Runs with each entry, and checks that it exits 2 with the diagnostic
+/// `code` saying `message`, and no PASS; returns what each run printed.
+fn refused_with_each_entry(dir: &Path, extra: &[&str], code: &str, message: &str) -> Vec<String> {
+    let runs = ENTRIES.iter().map(|entry| (entry, run(dir, entry, extra)));
+    runs.map(|(entry, (status, out))| {
+        assert_eq!(status, 2, "{entry}: {out}");
+        assert!(out.contains(&format!("[{code}]")) && out.contains(message), "{entry}: {out}");
+        assert!(!out.contains("PASS"), "{entry}: {out}");
+        out
+    })
+    .collect()
+}
+
 /// A list of the numbers below `n` as JSON, and its length in bytes.
 fn numbers(n: i64) -> (String, usize) {
     let items: Vec<String> = (0..n).map(|i| i.to_string()).collect();
@@ -66,12 +79,9 @@ fn the_load_limit_names_the_size_of_a_receipt_read_without_asking_it() {
     let size = json.len();
     let main = "fact xs: List<Int> = load(\"data/xs.json\")\nwitness w { holds len(xs) > 0 }\n";
     let dir = project("limit", &[("main.claim", main), ("data/xs.json", &json)]);
-    for entry in ENTRIES {
-        let (code, out) = run(&dir, entry, &["--max-load-bytes", "1000"]);
-        assert_eq!(code, 2, "{entry}: {out}");
-        assert!(out.contains("[E0307]") && out.contains("`data/xs.json` is larger than the load limit"), "{out}");
-        assert!(out.contains(&format!("{size} bytes; the limit is 1000")), "{entry}: {out}");
-        assert!(!out.contains("PASS"), "{entry}: {out}");
+    let limit = ["--max-load-bytes", "1000"];
+    for out in refused_with_each_entry(&dir, &limit, "E0307", "`data/xs.json` is larger than the load limit") {
+        assert!(out.contains(&format!("{size} bytes; the limit is 1000")), "{out}");
     }
     // Exactly the limit is within it.
     passes_with_each_entry(&dir, &["--max-load-bytes", &size.to_string()], "1/1 PASS");
@@ -95,12 +105,7 @@ fn a_receipt_reached_through_a_symlink_inside_the_root_reads_the_same() {
 fn a_folder_named_as_a_receipt_is_not_a_file() {
     let main = "fact xs: List<Int> = load(\"data\")\nwitness w { holds len(xs) > 0 }\n";
     let dir = project("folder", &[("main.claim", main), ("data/x.json", "[1]")]);
-    for entry in ENTRIES {
-        let (code, out) = run(&dir, entry, &[]);
-        assert_eq!(code, 2, "{entry}: {out}");
-        assert!(out.contains("[E0302]") && out.contains("cannot load `data`: not a file"), "{entry}: {out}");
-        assert!(!out.contains("PASS"), "{entry}: {out}");
-    }
+    refused_with_each_entry(&dir, &[], "E0302", "cannot load `data`: not a file");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -144,12 +149,7 @@ fn text_after_a_document_is_refused_however_the_file_is_read() {
     let main = "record R { n: Int }\nfact r: R = load(\"data/r.json\")\nwitness w { holds r.n == 7 }\n";
     for (name, json) in [("garbage", "{\"n\": 7} x"), ("second", "{\"n\": 7}\n{\"n\": 8}\n"), ("empty", "")] {
         let dir = project(name, &[("main.claim", main), ("data/r.json", json)]);
-        for entry in ENTRIES {
-            let (code, out) = run(&dir, entry, &[]);
-            assert_eq!(code, 2, "{name}, {entry}: {out}");
-            assert!(out.contains("[E0305]") && out.contains("`data/r.json` is not valid JSON"), "{name}: {out}");
-            assert!(!out.contains("PASS"), "{name}, {entry}: {out}");
-        }
+        refused_with_each_entry(&dir, &[], "E0305", "`data/r.json` is not valid JSON");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
