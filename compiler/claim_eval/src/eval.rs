@@ -273,7 +273,12 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 for p in parts {
                     match p {
                         hir::TextPart::Lit(t) => s.push_str(t),
-                        hir::TextPart::Expr(x) => push_text(&mut s, &self.eval(x, frame, cx)?, self.max_len),
+                        // A part that is a place (`{i.name}`) is written
+                        // from where it is, not copied out first.
+                        hir::TextPart::Expr(x) => match self.place(x, frame) {
+                            Some(v) => push_text(&mut s, v, self.max_len),
+                            None => push_text(&mut s, &self.eval(x, frame, cx)?, self.max_len),
+                        },
                     }
                     if s.len() > self.max_len {
                         return Err(too_long(self.max_len, "this text makes at least", s.len().to_string(), true, loc));
@@ -551,7 +556,12 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 V::Record(r) => r.fields.get(*i as usize),
                 _ => None,
             },
+            // `raw(x)` is `x` with its newtype erased: the same value.
             H::Wrap(x) => self.place(x, frame),
+            H::Builtin(Builtin::Raw, args) => match &args[..] {
+                [x] => self.place(x, frame),
+                _ => None,
+            },
             _ => None,
         }
     }
