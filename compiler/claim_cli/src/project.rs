@@ -328,8 +328,16 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     // Read on `jobs` threads, recorded in the entries' order (which fixes
     // the files' ids).
     let cwd = found.cwd.as_deref();
+    // From a cold page cache, the reads of all of them are begun at once
+    // (`readahead`) once the first two have waited for the disk.
+    let reads = crate::readahead::FolderReads::default();
+    let noted = |waited| {
+        if reads.note(waited) {
+            firsts.iter().for_each(|(_, path)| crate::readahead::begin_read(path));
+        }
+    };
     let fetched = crate::par::map(&firsts, jobs, |(module, path)| {
-        (!claim_sema::db::is_std_module(module)).then(|| fetch(path, limits, cwd))
+        (!claim_sema::db::is_std_module(module)).then(|| fetch(path, limits, cwd, &noted))
     });
     for ((module, path), fetched) in firsts.into_iter().zip(fetched) {
         if let Some((text, fid)) =
@@ -412,7 +420,8 @@ enum Fetched {
 }
 
 /// Reads a module's file, refusing what is no file or over the limit.
-fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>) -> Fetched {
+/// `noted` is told whether its first read waited for the disk.
+fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>, noted: &(dyn Fn(bool) + Sync)) -> Fetched {
     // Opened, then asked what it is: one path lookup, not two.
     let (mut file, meta) = match crate::world::open(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Fetched::Missing,
@@ -425,7 +434,11 @@ fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>) -> Fetched {
     if meta.len() > limits.max_source_bytes {
         return Fetched::TooLarge(meta.len());
     }
-    match crate::world::read_sized(&mut file, meta.len(), limits.max_source_bytes) {
+    let read = crate::readahead::read_noting_wait(&mut file, meta.len(), limits.max_source_bytes);
+    if let Ok((_, waited)) = &read {
+        noted(*waited);
+    }
+    match read.map(|(bytes, _)| bytes) {
         // It grew past the limit after its size was asked: its size now.
         Ok(bytes) if bytes.len() as u64 > limits.max_source_bytes => {
             Fetched::TooLarge(file.metadata().map_or(0, |m| m.len()).max(bytes.len() as u64))
@@ -464,7 +477,7 @@ fn read_module(
     let path = module_path(project, module, path);
     let cwd = found.cwd.as_deref();
     let name = || display_name_in(&path, cwd);
-    match fetched.unwrap_or_else(|| fetch(&path, limits, cwd)) {
+    match fetched.unwrap_or_else(|| fetch(&path, limits, cwd, &|_| {})) {
         Fetched::Missing => None,
         Fetched::Unreadable(why) => {
             found.unreadable.insert(module.to_string(), why);

@@ -74,12 +74,17 @@ pub struct FsWorld {
 pub struct Target {
     pub path: PathBuf,
     kind: Option<Kind>,
+    /// Its folder, where a listing said what it is.
+    folder: Option<Arc<Folder>>,
 }
 
-/// A folder's canonical path and its entries.
+/// A folder's canonical path and its entries, and what reads of its files
+/// found (`readahead`: whether the page cache is cold there).
+#[derive(Debug)]
 struct Folder {
     real: PathBuf,
     entries: crate::project::Entries,
+    reads: crate::readahead::FolderReads,
 }
 
 impl FsWorld {
@@ -254,8 +259,8 @@ impl FsWorld {
     fn canonical_or_error(&self, call: &WorldCall<'_>, full: &Path) -> Result<Target, Vec<Diagnostic>> {
         let p = call.path;
         match self.canonical(full) {
-            Ok((path, kind)) if within(&path, &self.real_root) => Ok(Target { path, kind }),
-            Ok((real, _)) => {
+            Ok((path, kind, folder)) if within(&path, &self.real_root) => Ok(Target { path, kind, folder }),
+            Ok((real, ..)) => {
                 Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root through a symlink"))
                     .at_loc(call.call, format!("resolves to `{}`", real.display()))
                     .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)))])
@@ -329,7 +334,9 @@ impl FsWorld {
             }
             meta.len()
         };
-        let bytes = read_sized(&mut file, size, self.max_load_bytes).map_err(cannot_read)?;
+        let (bytes, waited) =
+            crate::readahead::read_noting_wait(&mut file, size, self.max_load_bytes).map_err(cannot_read)?;
+        Self::noted(target, waited);
         if bytes.len() as u64 > self.max_load_bytes {
             // Larger than the limit: by its size now, where it can say.
             let now = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -360,14 +367,25 @@ impl FsWorld {
     /// `path.canonicalize()`, from its folder's canonical form and listing
     /// (each read once) where the file itself is no symlink, with what the
     /// listing says it is (`None` where no listing said).
-    fn canonical(&self, path: &Path) -> std::io::Result<(PathBuf, Option<Kind>)> {
-        let unlisted = |p: &Path| p.canonicalize().map(|real| (real, None));
+    fn canonical(&self, path: &Path) -> std::io::Result<(PathBuf, Option<Kind>, Option<Arc<Folder>>)> {
+        let unlisted = |p: &Path| p.canonicalize().map(|real| (real, None, None));
         let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return unlisted(path) };
         let Some(folder) = self.folder(dir) else { return unlisted(path) };
         match folder.entries.get(name) {
             Some(Kind::Symlink) => unlisted(path),
-            Some(kind) => Ok((folder.real.join(name), Some(*kind))),
+            Some(kind) => Ok((folder.real.join(name), Some(*kind), Some(folder.clone()))),
             None => Err(std::io::Error::from(std::io::ErrorKind::NotFound)),
+        }
+    }
+
+    /// Notes whether a read from `target`'s folder waited for the disk,
+    /// and begins the reads of the folder's other files where it is cold.
+    fn noted(target: &Target, waited: bool) {
+        if let Some(folder) = &target.folder {
+            if folder.reads.note(waited) {
+                let files = folder.entries.iter().filter(|(_, kind)| **kind == Kind::File);
+                files.for_each(|(name, _)| crate::readahead::begin_read(&folder.real.join(name)));
+            }
         }
     }
 
@@ -398,7 +416,7 @@ impl FsWorld {
             Some(entries) => entries,
             None => crate::project::list(&real).ok()?,
         };
-        let f = Arc::new(Folder { real, entries });
+        let f = Arc::new(Folder { real, entries, reads: Default::default() });
         if let Ok(mut dirs) = self.real_dirs.lock() {
             dirs.insert(dir.as_os_str().to_owned(), f.clone());
         }
@@ -517,15 +535,26 @@ pub(crate) fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std
 /// SHA-256 of a file, streamed in constant memory.
 pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
     let (file, meta) = open(path)?;
-    sha256_of(file, meta.len())
+    sha256_of(file, meta.len()).map(|(digest, _)| digest)
 }
 
-/// SHA-256 of an open file of `size` bytes, streamed in constant memory.
-fn sha256_of(mut f: std::fs::File, size: u64) -> std::io::Result<[u8; 32]> {
+/// SHA-256 of an open file of `size` bytes, streamed in constant memory;
+/// and whether its first read waited for the disk.
+fn sha256_of(mut f: std::fs::File, size: u64) -> std::io::Result<([u8; 32], bool)> {
     let mut h = Sha256::new();
     // No larger than the file: zeroing a 1 MiB buffer for each small wheel
     // or patch cost more than hashing it.
     let mut buf = vec![0u8; size.clamp(1, 1 << 20) as usize];
+    let waited = match crate::readahead::read_if_ready(&f, &mut buf)? {
+        Some(n) => {
+            h.update(&buf[..n]);
+            if n == 0 {
+                return Ok((finish(h), false));
+            }
+            false
+        }
+        None => true,
+    };
     loop {
         let n = f.read(&mut buf)?;
         if n == 0 {
@@ -533,9 +562,13 @@ fn sha256_of(mut f: std::fs::File, size: u64) -> std::io::Result<[u8; 32]> {
         }
         h.update(&buf[..n]);
     }
+    Ok((finish(h), waited))
+}
+
+fn finish(h: Sha256) -> [u8; 32] {
     let mut out = [0u8; 32];
     out.copy_from_slice(&h.finalize()[..]);
-    Ok(out)
+    out
 }
 
 impl World for FsWorld {
@@ -545,12 +578,13 @@ impl World for FsWorld {
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
-        let path = self.resolve(call)?.path;
-        Self::cached(&self.hash_cache, &path, || {
+        let target = self.resolve(call)?;
+        let path = &target.path;
+        Self::cached(&self.hash_cache, path, || {
             let p = call.path;
             let cannot_read =
                 |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
-            let file = self.open(&path).map_err(cannot_read)?;
+            let file = self.open(path).map_err(cannot_read)?;
             let meta = file.metadata().map_err(cannot_read)?;
             if meta.is_dir() {
                 return Err(Self::err(
@@ -563,7 +597,9 @@ impl World for FsWorld {
             if !meta.is_file() {
                 return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
             }
-            sha256_of(file, meta.len()).map_err(cannot_read)
+            let (digest, waited) = sha256_of(file, meta.len()).map_err(cannot_read)?;
+            Self::noted(&target, waited);
+            Ok(digest)
         })
     }
 
