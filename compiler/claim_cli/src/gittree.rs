@@ -19,13 +19,19 @@ fn object_id(kind: &str, body: &[u8]) -> [u8; 20] {
     out
 }
 
-fn blob_of_file(path: &Path, len: u64) -> std::io::Result<[u8; 20]> {
+/// A file's blob id, and whether its first read waited for the disk.
+fn blob_of_file(path: &Path, len: u64) -> std::io::Result<([u8; 20], bool)> {
     let mut h = Sha1::new();
     h.update(format!("blob {len}\0").as_bytes());
     let mut f = std::fs::File::open(path)?;
     let mut buf = vec![0u8; 1 << 16];
     let mut seen = 0u64;
-    loop {
+    let first = crate::readahead::read_if_ready(&f, &mut buf)?;
+    if let Some(n) = first {
+        seen += n as u64;
+        h.update(&buf[..n]);
+    }
+    while first != Some(0) {
         let n = f.read(&mut buf)?;
         if n == 0 {
             break;
@@ -38,7 +44,7 @@ fn blob_of_file(path: &Path, len: u64) -> std::io::Result<[u8; 20]> {
     }
     let mut out = [0u8; 20];
     out.copy_from_slice(&h.finalize()[..]);
-    Ok(out)
+    Ok((out, first.is_none()))
 }
 
 #[cfg(unix)]
@@ -96,17 +102,39 @@ fn read_tree(dir: &Path, files: &mut Vec<(PathBuf, u64)>) -> std::io::Result<Vec
     Ok(out)
 }
 
-/// Hashes every file as a git blob, on all cores.
+/// Files whose reads are begun ahead of the hashing, once the tree is
+/// found cold (`readahead`): enough to keep the disk busy.
+const AHEAD: usize = 256;
+
+/// Hashes every file as a git blob, on all cores. From a cold page cache
+/// (the first two files both waited for the disk), the reads of the next
+/// `AHEAD` files are kept begun ahead of the hashing.
 fn hash_files(files: &[(PathBuf, u64)]) -> std::io::Result<HashMap<PathBuf, [u8; 20]>> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
     let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(files.len().max(1));
-    let next = std::sync::atomic::AtomicUsize::new(0);
+    let next = AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(files.len()));
+    let reads = crate::readahead::FolderReads::default();
+    let cold = AtomicBool::new(false);
+    let begun = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let i = next.fetch_add(1, Relaxed);
                 let Some((path, len)) = files.get(i) else { break };
-                let r = blob_of_file(path, *len).map(|id| (path.clone(), id));
+                let r = blob_of_file(path, *len).map(|(id, waited)| {
+                    if reads.note(waited) {
+                        cold.store(true, Relaxed);
+                    }
+                    (path.clone(), id)
+                });
+                if cold.load(Relaxed) {
+                    // This thread begins the files between what was begun
+                    // and `AHEAD` past its own, if no other took them.
+                    let upto = (i + 1 + AHEAD).min(files.len());
+                    let from = begun.fetch_max(upto, Relaxed).max(i + 1);
+                    files.get(from..upto).into_iter().flatten().for_each(|(p, _)| crate::readahead::begin_read(p));
+                }
                 if let Ok(mut v) = results.lock() {
                     v.push(r);
                 }
