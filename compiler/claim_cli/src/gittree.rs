@@ -133,7 +133,9 @@ fn hash_files(files: &[(PathBuf, u64)]) -> std::io::Result<HashMap<PathBuf, [u8;
                     // and `AHEAD` past its own, if no other took them.
                     let upto = (i + 1 + AHEAD).min(files.len());
                     let from = begun.fetch_max(upto, Relaxed).max(i + 1);
-                    files.get(from..upto).into_iter().flatten().for_each(|(p, _)| crate::readahead::begin_read(p));
+                    files.get(from..upto).into_iter().flatten().for_each(|(p, _)| {
+                        crate::readahead::begin_read(p);
+                    });
                 }
                 if let Ok(mut v) = results.lock() {
                     v.push(r);

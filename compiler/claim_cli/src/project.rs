@@ -333,7 +333,9 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     let reads = crate::readahead::FolderReads::default();
     let noted = |waited| {
         if reads.note(waited) {
-            firsts.iter().for_each(|(_, path)| crate::readahead::begin_read(path));
+            firsts.iter().for_each(|(_, path)| {
+                crate::readahead::begin_read(path);
+            });
         }
     };
     let fetched = crate::par::map(&firsts, jobs, |(module, path)| {

@@ -100,10 +100,11 @@ pub(crate) fn read_noting_wait(file: &mut File, size: u64, limit: u64) -> std::i
     Ok((buf, ready.is_none()))
 }
 
-/// Begins reading the first bytes of the file at `path`, without waiting.
+/// Begins reading the first bytes of the file at `path`, without waiting:
+/// true where they were not in memory (the kernel is now reading them).
 /// Only a hint to the cache: a file that cannot be opened or read is left
 /// to the read that needs it.
-pub(crate) fn begin_read(path: &Path) {
+pub(crate) fn begin_read(path: &Path) -> bool {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -112,11 +113,62 @@ pub(crate) fn begin_read(path: &Path) {
         let mut options = std::fs::OpenOptions::new();
         options.read(true).custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
         if let Ok(file) = options.open(path) {
-            let _ = read_if_ready(&file, &mut [0u8; 1]);
+            return matches!(read_if_ready(&file, &mut [0u8; 1]), Ok(None));
         }
     }
-    #[cfg(not(target_os = "linux"))]
     let _ = path;
+    false
+}
+
+/// At most this many files are begun for one cold folder's siblings.
+const SIBLING_FILES: usize = 100_000;
+/// How many folders must have been found cold before the folders beside
+/// them are begun: one or two are what a host that evicts a file here and
+/// there gives a warm run (where beginning thousands of files would only
+/// cost), eight are a cold tree.
+pub(crate) const COLD_FOLDERS: usize = 8;
+
+/// Begins, on a thread of its own, the reads of the files in each folder
+/// beside `folder` (in its parent, one level down, hidden folders and
+/// `target` left out as the search for modules leaves them): where one
+/// folder of receipts was cold, the folders beside it are read next and
+/// are cold too. In name order from the one after `folder`, then those
+/// before it: modules are checked in path order, and their folders are
+/// often named after them. The thread only warms the cache; nothing waits
+/// for it.
+pub(crate) fn begin_siblings(folder: &Path) {
+    let Some(parent) = folder.parent().map(Path::to_path_buf) else { return };
+    let folder = folder.to_path_buf();
+    let _ = std::thread::Builder::new().name("claim-readahead".into()).spawn(move || {
+        let Ok(entries) = std::fs::read_dir(&parent) else { return };
+        let mut dirs: Vec<std::path::PathBuf> = entries
+            .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                !name.starts_with('.') && name != "target"
+            })
+            .map(|e| e.path())
+            .collect();
+        dirs.sort();
+        let after = dirs.partition_point(|d| d.as_path() <= folder.as_path());
+        dirs.rotate_left(after);
+        let mut begun = 0usize;
+        for dir in dirs {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for e in entries.flatten() {
+                if !e.file_type().is_ok_and(|t| t.is_file()) {
+                    continue;
+                }
+                begin_read(&e.path());
+                begun += 1;
+                if begun >= SIBLING_FILES {
+                    return;
+                }
+            }
+        }
+    });
 }
 
 #[cfg(test)]

@@ -66,6 +66,11 @@ pub struct FsWorld {
     /// taken (once) instead of listing it again: a receipt's folder was
     /// listed twice in a run, thousands of folders in a large one.
     listed: Mutex<crate::project::Listings>,
+    /// Folders found cold so far, and the parents of cold folders whose
+    /// other folders' reads were begun (`readahead::begin_siblings`), each
+    /// once.
+    cold_folders: std::sync::atomic::AtomicUsize,
+    cold_parents: Mutex<std::collections::HashSet<PathBuf>>,
 }
 
 /// Where a read's path leads: its canonical path, and what the listing of
@@ -117,6 +122,8 @@ impl FsWorld {
             root_fd: open_folder(&real_root),
             real_root,
             listed: Mutex::default(),
+            cold_folders: Default::default(),
+            cold_parents: Mutex::default(),
         }
     }
 
@@ -336,7 +343,7 @@ impl FsWorld {
         };
         let (bytes, waited) =
             crate::readahead::read_noting_wait(&mut file, size, self.max_load_bytes).map_err(cannot_read)?;
-        Self::noted(target, waited);
+        self.noted(target, waited);
         if bytes.len() as u64 > self.max_load_bytes {
             // Larger than the limit: by its size now, where it can say.
             let now = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -379,12 +386,25 @@ impl FsWorld {
     }
 
     /// Notes whether a read from `target`'s folder waited for the disk,
-    /// and begins the reads of the folder's other files where it is cold.
-    fn noted(target: &Target, waited: bool) {
+    /// and begins the reads of the folder's other files where it is cold;
+    /// once enough folders were, those of the folders beside it too (once
+    /// per parent).
+    fn noted(&self, target: &Target, waited: bool) {
         if let Some(folder) = &target.folder {
             if folder.reads.note(waited) {
                 let files = folder.entries.iter().filter(|(_, kind)| **kind == Kind::File);
-                files.for_each(|(name, _)| crate::readahead::begin_read(&folder.real.join(name)));
+                files.for_each(|(name, _)| {
+                    crate::readahead::begin_read(&folder.real.join(name));
+                });
+                let cold = self.cold_folders.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                let parent = folder.real.parent().filter(|_| cold >= crate::readahead::COLD_FOLDERS);
+                let first = match (parent.map(Path::to_path_buf), self.cold_parents.lock()) {
+                    (Some(p), Ok(mut seen)) => seen.insert(p),
+                    _ => false,
+                };
+                if first {
+                    crate::readahead::begin_siblings(&folder.real);
+                }
             }
         }
     }
@@ -598,7 +618,7 @@ impl World for FsWorld {
                 return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
             }
             let (digest, waited) = sha256_of(file, meta.len()).map_err(cannot_read)?;
-            Self::noted(&target, waited);
+            self.noted(&target, waited);
             Ok(digest)
         })
     }
