@@ -397,7 +397,9 @@ impl FsWorld {
                     crate::readahead::begin_read(&folder.real.join(name));
                 });
                 let cold = self.cold_folders.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                let parent = folder.real.parent().filter(|_| cold >= crate::readahead::COLD_FOLDERS);
+                // Never beside the root: nothing outside the project is read.
+                let parent = (folder.real.parent())
+                    .filter(|p| cold >= crate::readahead::COLD_FOLDERS && within(p, &self.real_root));
                 let first = match (parent.map(Path::to_path_buf), self.cold_parents.lock()) {
                     (Some(p), Ok(mut seen)) => seen.insert(p),
                     _ => false,
