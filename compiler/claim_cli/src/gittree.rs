@@ -7,7 +7,6 @@
 
 use sha1::{Digest, Sha1};
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 fn object_id(kind: &str, body: &[u8]) -> [u8; 20] {
@@ -23,28 +22,19 @@ fn object_id(kind: &str, body: &[u8]) -> [u8; 20] {
 fn blob_of_file(path: &Path, len: u64) -> std::io::Result<([u8; 20], bool)> {
     let mut h = Sha1::new();
     h.update(format!("blob {len}\0").as_bytes());
-    let mut f = std::fs::File::open(path)?;
+    let f = std::fs::File::open(path)?;
     let mut buf = vec![0u8; 1 << 16];
     let mut seen = 0u64;
-    let first = crate::readahead::read_if_ready(&f, &mut buf)?;
-    if let Some(n) = first {
-        seen += n as u64;
-        h.update(&buf[..n]);
-    }
-    while first != Some(0) {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        seen += n as u64;
-        h.update(&buf[..n]);
-    }
+    let waited = crate::readahead::read_pieces(&f, &mut buf, |piece| {
+        seen += piece.len() as u64;
+        h.update(piece);
+    })?;
     if seen != len {
         return Err(std::io::Error::other(format!("`{}` changed while it was hashed", path.display())));
     }
     let mut out = [0u8; 20];
     out.copy_from_slice(&h.finalize()[..]);
-    Ok((out, first.is_none()))
+    Ok((out, waited))
 }
 
 #[cfg(unix)]

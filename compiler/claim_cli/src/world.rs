@@ -11,7 +11,6 @@ use claim_syntax::{FileId, Span};
 use rustc_hash::FxHashMap as HashMap;
 use sha2::{Digest, Sha256};
 use std::ffi::OsString;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -539,19 +538,9 @@ pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// The whole of an open file, expected to be `size` bytes (its metadata's
 /// word, or a guess), in two reads where it is no larger (the bytes, then
-/// the end). `File::read_to_end` asks the file for its size and position
-/// again first: two more system calls per file, about a fifth of the time
-/// a run spent reading its receipts; read through `take` it does not, and
-/// it reads into the buffer's spare room without zeroing it first (zeroing
-/// a guessed 16 KiB for each small receipt cost what the saved `fstat`
-/// did). A file that grew since is still read to its end, or to one byte
-/// past `limit`, which the caller refuses.
+/// the end), or to one byte past `limit`: `readahead::read_noting_wait`.
 pub(crate) fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
-    // Never more than one byte past the limit, so never more memory.
-    let most = limit.saturating_add(1);
-    let mut buf = Vec::with_capacity(usize::try_from(size.saturating_add(1).min(most)).unwrap_or(usize::MAX));
-    file.take(most).read_to_end(&mut buf)?;
-    Ok(buf)
+    crate::readahead::read_noting_wait(file, size, limit).map(|(bytes, _)| bytes)
 }
 
 /// SHA-256 of a file, streamed in constant memory.
@@ -562,35 +551,15 @@ pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
 
 /// SHA-256 of an open file of `size` bytes, streamed in constant memory;
 /// and whether its first read waited for the disk.
-fn sha256_of(mut f: std::fs::File, size: u64) -> std::io::Result<([u8; 32], bool)> {
+fn sha256_of(f: std::fs::File, size: u64) -> std::io::Result<([u8; 32], bool)> {
     let mut h = Sha256::new();
     // No larger than the file: zeroing a 1 MiB buffer for each small wheel
     // or patch cost more than hashing it.
     let mut buf = vec![0u8; size.clamp(1, 1 << 20) as usize];
-    let waited = match crate::readahead::read_if_ready(&f, &mut buf)? {
-        Some(n) => {
-            h.update(&buf[..n]);
-            if n == 0 {
-                return Ok((finish(h), false));
-            }
-            false
-        }
-        None => true,
-    };
-    loop {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        h.update(&buf[..n]);
-    }
-    Ok((finish(h), waited))
-}
-
-fn finish(h: Sha256) -> [u8; 32] {
+    let waited = crate::readahead::read_pieces(&f, &mut buf, |piece| h.update(piece))?;
     let mut out = [0u8; 32];
     out.copy_from_slice(&h.finalize()[..]);
-    out
+    Ok((out, waited))
 }
 
 impl World for FsWorld {
