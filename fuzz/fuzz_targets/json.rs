@@ -1,5 +1,7 @@
 //! The JSON loader never panics: arbitrary bytes are parsed and decoded
-//! against a fixed record type that uses every kind of field.
+//! against a fixed record type that uses every kind of field. The direct
+//! decoder (text straight to a value) agrees with the strict one (parse,
+//! then decode): both decode or neither, to the same value and origins.
 #![no_main]
 use claim_eval::{json, Types};
 use claim_sema::ty::Ty;
@@ -29,6 +31,14 @@ fn receipt() -> &'static (Types, Ty) {
 fuzz_target!(|data: &[u8]| {
     let (types, ty) = receipt();
     let text: std::sync::Arc<str> = String::from_utf8_lossy(data).into();
+    let direct = json::decode_text(&text, ty, types, FileId(1));
+    let strict =
+        json::parse(&text).ok().and_then(|doc| json::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())).ok());
+    match (&direct, &strict) {
+        (Some(d), Some(s)) => assert_eq!(format!("{d:?}"), format!("{s:?}")),
+        (None, None) => {}
+        _ => panic!("the direct decoder decoded: {}, the strict one: {}", direct.is_some(), strict.is_some()),
+    }
     if let Ok(doc) = json::parse(&text) {
         if let Ok(v) = json::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())) {
             // Where a diagnostic would name each value's place in the file.

@@ -281,36 +281,28 @@ impl FsWorld {
         }
     }
 
-    /// `f` of a JSON file parsed, with its id in the sources (which keep
-    /// its text). The document borrows the text (its strings are not
-    /// copied), so it is used here, not returned.
-    fn with_json<R>(
-        &self,
-        call: &WorldCall<'_>,
-        target: &Target,
-        f: impl FnOnce(&json::Json<'_>, FileId) -> R,
-    ) -> Result<R, Vec<Diagnostic>> {
+    /// A JSON file's text, with its id in the sources (which keep it): read
+    /// once, then taken from the sources while the file is not forgotten.
+    fn receipt_text(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
         let path = &target.path;
         if let Some(Ok(fid)) = self.json_cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
             if let Some(text) = self.sources.lock().ok().and_then(|s| s.shared_text(fid)) {
-                if let Ok(doc) = json::parse(&text) {
-                    return Ok(f(&doc, fid));
-                }
+                return Ok((text, fid));
             }
         }
-        let (text, fid) = self.read_json(call, target)?;
-        let doc = json::parse(&text).map_err(|e| {
-            vec![Diagnostic::error("E0305", format!("`{}` is not valid JSON: {}", call.path, e.message))
-                .at(fid, e.span, e.message.clone())
-                .with_secondary(call.call, "loaded here")]
-        })?;
-        // A failure is not kept: each load that fails reads again, so its
-        // diagnostic points at its own call (a kept one pointed every later
-        // load of the file at the first).
+        self.read_json(call, target)
+    }
+
+    /// Marks a file's text as valid JSON, so later loads take it from the
+    /// sources. A failure is not kept: each load that fails reads again, so
+    /// its diagnostic points at its own call (a kept one pointed every later
+    /// load of the file at the first).
+    fn keep_json(&self, target: &Target, fid: FileId) {
         if let Ok(mut c) = self.json_cache.lock() {
-            c.insert(path.as_os_str().to_owned(), Ok(fid));
+            if !c.contains_key(target.path.as_os_str()) {
+                c.insert(target.path.as_os_str().to_owned(), Ok(fid));
+            }
         }
-        Ok(f(&doc, fid))
     }
 
     /// A JSON file's text, read and added to the sources, and its id there.
@@ -565,7 +557,21 @@ fn sha256_of(f: std::fs::File, size: u64) -> std::io::Result<([u8; 32], bool)> {
 impl World for FsWorld {
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
         let target = self.resolve(call)?;
-        self.with_json(call, &target, |doc, fid| json::decode(doc, ty, types, fid, call.call))?
+        let (text, fid) = self.receipt_text(call, &target)?;
+        // Nearly every receipt is well-formed: read straight into a value.
+        // Only where that gives up is a document parsed, to find and report
+        // every error with its place.
+        if let Some(v) = json::decode_text(&text, ty, types, fid) {
+            self.keep_json(&target, fid);
+            return Ok(v);
+        }
+        let doc = json::parse(&text).map_err(|e| {
+            vec![Diagnostic::error("E0305", format!("`{}` is not valid JSON: {}", call.path, e.message))
+                .at(fid, e.span, e.message.clone())
+                .with_secondary(call.call, "loaded here")]
+        })?;
+        self.keep_json(&target, fid);
+        json::decode(&doc, ty, types, fid, call.call)
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {

@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 pub fn decode(doc: &Json, ty: &Ty, types: &Types, file: FileId, call: Loc) -> Result<Value, Vec<Diagnostic>> {
-    let mut d = Decoder { types, file, call, errors: Vec::new(), path: Vec::new(), named: Vec::new() };
+    let mut d = Decoder { shapes: Shapes::new(types), file, call, errors: Vec::new(), path: Vec::new() };
     let v = d.value(doc, ty);
     match v {
         Some(v) if d.errors.is_empty() => Ok(v),
@@ -31,7 +31,7 @@ enum Step<'a> {
 }
 
 struct Decoder<'a> {
-    types: &'a Types,
+    shapes: Shapes<'a>,
     file: FileId,
     call: Loc,
     errors: Vec<Diagnostic>,
@@ -39,11 +39,45 @@ struct Decoder<'a> {
     /// diagnostic (writing it at every field of every receipt was a tenth
     /// of decoding, and nearly every value decodes).
     path: Vec<Step<'a>>,
+}
+
+/// What decoding one file looks up again and again: a receipt names a few
+/// types many times (every element of a list its own).
+pub(crate) struct Shapes<'a> {
+    types: &'a Types,
     /// The named types looked up so far, by the address of the name the
-    /// type holds: a receipt names a few types many times (every element
-    /// of a list its own), and each lookup in the program's sorted table
-    /// compared module and type names as text, a sixth of decoding.
+    /// type holds: each lookup in the program's table compared module and
+    /// type names as text, a sixth of decoding.
     named: Vec<(usize, Option<&'a TypeInfo>)>,
+    /// The field names of each record or variant decoded so far, by the
+    /// address of its fields: every value of it shares one list.
+    names: Vec<(usize, Arc<[Arc<str>]>)>,
+}
+
+impl<'a> Shapes<'a> {
+    pub(crate) fn new(types: &'a Types) -> Shapes<'a> {
+        Shapes { types, named: Vec::new(), names: Vec::new() }
+    }
+
+    pub(crate) fn info(&mut self, n: &'a Arc<GlobalName>) -> Option<&'a TypeInfo> {
+        let at = Arc::as_ptr(n) as usize;
+        if let Some((_, info)) = self.named.iter().find(|(seen, _)| *seen == at) {
+            return *info;
+        }
+        let info = self.types.get(&**n);
+        self.named.push((at, info));
+        info
+    }
+
+    pub(crate) fn names(&mut self, fields: &'a [FieldDef]) -> Arc<[Arc<str>]> {
+        let at = fields.as_ptr() as usize;
+        if let Some((_, names)) = self.names.iter().find(|(seen, _)| *seen == at) {
+            return names.clone();
+        }
+        let names = claim_sema::ty::field_names(fields);
+        self.names.push((at, names.clone()));
+        names
+    }
 }
 
 /// Reads a Duration written as a literal: `"3h"`, `"250ms"`.
@@ -60,6 +94,29 @@ pub fn parse_duration(s: &str) -> Option<i64> {
         _ => return None,
     };
     n.checked_mul(factor)
+}
+
+/// A scalar JSON value as a value of the scalar type `ty`, where it is one.
+/// The strict decoder and the direct one (`direct.rs`) both convert here.
+pub(crate) fn scalar(ty: &Ty, j: &J) -> Option<V> {
+    match (ty, j) {
+        (Ty::Bool, J::Bool(b)) => Some(V::Bool(*b)),
+        (Ty::Int, J::Number(n)) => n.parse::<i64>().ok().map(V::Int),
+        (Ty::Text, J::Str(s)) => Some(V::Text(s.as_ref().into())),
+        (Ty::Duration, J::Str(s)) => parse_duration(s).map(V::Duration),
+        (Ty::Sha256, J::Str(s)) => digest(s, DigestKind::Sha256),
+        (Ty::Sha1, J::Str(s)) => digest(s, DigestKind::Sha1),
+        _ => None,
+    }
+}
+
+fn digest(s: &str, kind: DigestKind) -> Option<V> {
+    crate::value::parse_digest_bytes(digest_body(s, kind), kind.hex_len() / 2).map(|bytes| V::Digest(kind, bytes))
+}
+
+/// A digest's hex digits, with or without its `sha256:` prefix.
+fn digest_body(s: &str, kind: DigestKind) -> &str {
+    s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s)
 }
 
 impl<'a> Decoder<'a> {
@@ -107,48 +164,46 @@ impl<'a> Decoder<'a> {
         None
     }
 
-    fn kind(&mut self, j: &'a Json, ty: &'a Ty) -> Option<V> {
+    /// Says why `j` is not a value of the scalar type `ty`.
+    fn not_scalar(&mut self, j: &Json, ty: &Ty) -> Option<V> {
         match (ty, &j.kind) {
-            (Ty::Bool, J::Bool(b)) => Some(V::Bool(*b)),
-            (Ty::Int, J::Number(n)) => match n.parse::<i64>() {
-                Ok(n) => Some(V::Int(n)),
-                Err(_) => {
-                    let what =
-                        if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
-                    self.fail(j.span, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
-                    None
-                }
-            },
-            (Ty::Text, J::Str(s)) => Some(V::Text(s.as_ref().into())),
-            (Ty::Duration, J::Str(s)) => match parse_duration(s) {
-                Some(ms) => Some(V::Duration(ms)),
-                None => {
-                    self.fail(
-                        j.span,
-                        format!("`{s}` is not a Duration"),
-                        "expected a Duration such as \"3h\" or \"250ms\"".into(),
-                    );
-                    None
-                }
-            },
+            (Ty::Int, J::Number(n)) => {
+                let what =
+                    if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
+                self.fail(j.span, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
+                None
+            }
+            (Ty::Duration, J::Str(s)) => {
+                self.fail(
+                    j.span,
+                    format!("`{s}` is not a Duration"),
+                    "expected a Duration such as \"3h\" or \"250ms\"".into(),
+                );
+                None
+            }
             (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
                 let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
-                let body = s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s);
-                match crate::value::parse_digest_bytes(body, kind.hex_len() / 2) {
-                    Some(bytes) => Some(V::Digest(kind, bytes)),
-                    None => {
-                        let why = if body.chars().any(|c| c.is_ascii_uppercase()) {
-                            "has uppercase hex digits".to_string()
-                        } else if !body.chars().all(|c| c.is_ascii_hexdigit()) {
-                            "has characters that are not hex digits".to_string()
-                        } else {
-                            format!("has {} hex digits, expected {}", body.len(), kind.hex_len())
-                        };
-                        self.fail(j.span, format!("malformed {} digest", kind.prefix()), why.to_string());
-                        None
-                    }
-                }
+                let body = digest_body(s, kind);
+                let why = if body.chars().any(|c| c.is_ascii_uppercase()) {
+                    "has uppercase hex digits".to_string()
+                } else if !body.chars().all(|c| c.is_ascii_hexdigit()) {
+                    "has characters that are not hex digits".to_string()
+                } else {
+                    format!("has {} hex digits, expected {}", body.len(), kind.hex_len())
+                };
+                self.fail(j.span, format!("malformed {} digest", kind.prefix()), why);
+                None
             }
+            _ => self.wrong(j, ty),
+        }
+    }
+
+    fn kind(&mut self, j: &'a Json, ty: &'a Ty) -> Option<V> {
+        match (ty, &j.kind) {
+            (Ty::Bool | Ty::Int | Ty::Text | Ty::Duration | Ty::Sha256 | Ty::Sha1, _) => match scalar(ty, &j.kind) {
+                Some(v) => Some(v),
+                None => self.not_scalar(j, ty),
+            },
             (Ty::List(t), J::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());
                 let mut ok = true;
@@ -181,7 +236,7 @@ impl<'a> Decoder<'a> {
                 ok.then(|| V::Map(Arc::new(out)))
             }
             (Ty::Named(n), _) => {
-                let Some(info) = self.named(n) else {
+                let Some(info) = self.shapes.info(n) else {
                     return self.wrong(j, ty);
                 };
                 match &info.def {
@@ -191,7 +246,7 @@ impl<'a> Decoder<'a> {
                             let values = self.fields(j, obj, fields, *open, &n.name)?;
                             Some(V::Record(Arc::new(RecordVal {
                                 name: n.name.clone(),
-                                names: claim_sema::ty::field_names(fields),
+                                names: self.shapes.names(fields),
                                 fields: values,
                             })))
                         }
@@ -240,7 +295,7 @@ impl<'a> Decoder<'a> {
                                     }
                                 };
                                 self.path.pop();
-                                let names = Some(claim_sema::ty::field_names(fields));
+                                let names = Some(self.shapes.names(fields));
                                 Some(V::Variant(Arc::new(VariantVal {
                                     name: var.name.clone(),
                                     index: i as u32,
@@ -270,16 +325,6 @@ impl<'a> Decoder<'a> {
             }
             _ => self.wrong(j, ty),
         }
-    }
-
-    fn named(&mut self, n: &'a Arc<GlobalName>) -> Option<&'a TypeInfo> {
-        let at = Arc::as_ptr(n) as usize;
-        if let Some((_, info)) = self.named.iter().find(|(seen, _)| *seen == at) {
-            return *info;
-        }
-        let info = self.types.get(&**n);
-        self.named.push((at, info));
-        info
     }
 
     fn duplicate(&mut self, at: Span, key: &str) {

@@ -66,7 +66,7 @@ pub struct JsonSyntaxError {
 }
 
 pub fn parse(text: &str) -> Result<Json<'_>, JsonSyntaxError> {
-    let mut p = Parser { s: text.as_bytes(), text, i: 0 };
+    let mut p = Parser::new(text);
     p.ws();
     let v = p.value(0)?;
     p.ws();
@@ -76,13 +76,31 @@ pub fn parse(text: &str) -> Result<Json<'_>, JsonSyntaxError> {
     Ok(v)
 }
 
-struct Parser<'a> {
+/// The reader of JSON text, shared with the decoder that reads receipts
+/// straight into values (`direct.rs`), so that both accept the same texts
+/// and read the same strings and numbers.
+pub(crate) struct Parser<'a> {
     s: &'a [u8],
     text: &'a str,
-    i: usize,
+    /// Where it is, in bytes.
+    pub(crate) i: usize,
 }
 
 impl<'a> Parser<'a> {
+    pub(crate) fn new(text: &'a str) -> Parser<'a> {
+        Parser { s: text.as_bytes(), text, i: 0 }
+    }
+    /// The byte it is at, if any.
+    pub(crate) fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+    /// Whether the text from here starts with `word`.
+    pub(crate) fn at(&self, word: &[u8]) -> bool {
+        self.s.get(self.i..).is_some_and(|rest| rest.starts_with(word))
+    }
+    pub(crate) fn at_end(&self) -> bool {
+        self.i >= self.s.len()
+    }
     fn err(&self, message: &str) -> JsonSyntaxError {
         let end = (self.i + 1).min(self.s.len()).max(self.i);
         let message = if self.i >= self.s.len() && !message.starts_with("unexpected end") {
@@ -93,12 +111,12 @@ impl<'a> Parser<'a> {
         };
         JsonSyntaxError { span: Span::new(self.i, end), message }
     }
-    fn ws(&mut self) {
+    pub(crate) fn ws(&mut self) {
         while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
             self.i += 1;
         }
     }
-    fn eat(&mut self, c: u8) -> bool {
+    pub(crate) fn eat(&mut self, c: u8) -> bool {
         if self.s.get(self.i) == Some(&c) {
             self.i += 1;
             true
@@ -106,7 +124,7 @@ impl<'a> Parser<'a> {
             false
         }
     }
-    fn value(&mut self, depth: usize) -> Result<Json<'a>, JsonSyntaxError> {
+    pub(crate) fn value(&mut self, depth: usize) -> Result<Json<'a>, JsonSyntaxError> {
         if depth > MAX_DEPTH {
             return Err(self.err(&format!("nested more than {MAX_DEPTH} levels deep")));
         }
@@ -202,7 +220,7 @@ impl<'a> Parser<'a> {
         };
         Ok(Json { kind, span: Span::new(start, self.i) })
     }
-    fn string(&mut self) -> Result<Cow<'a, str>, JsonSyntaxError> {
+    pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, JsonSyntaxError> {
         self.i += 1;
         // Most strings have no escape: the text itself, not a copy. Its end
         // found with `memchr` (a byte at a time with three tests was a
@@ -281,6 +299,8 @@ impl<'a> Parser<'a> {
 /// every value remembers where in the file it was read. `call` is the
 /// `load` (for a secondary label); every error found is returned.
 pub use crate::decode::{decode, parse_duration};
+
+pub use crate::direct::decode_text;
 
 /// The JSONPath of the value at `span` in a JSON text (as decoding names
 /// it: `$`, `.key` or `["odd key"]`, `[index]`); `None` where the text no

@@ -4,6 +4,7 @@
 
 pub mod builtins;
 mod decode;
+mod direct;
 pub mod eval;
 pub mod evidence_lint;
 pub mod fact_table;

@@ -1,0 +1,249 @@
+//! Receipts read straight from their text into values of their type, with
+//! no JSON document between: building and then freeing the document was
+//! about half of what loading a receipt cost.
+//!
+//! Only the way through: at the first thing that is not a well-formed value
+//! of the type (a syntax error, a wrong kind of value, a missing, unknown
+//! or repeated key) it gives up, and the caller parses and decodes the text
+//! the strict way (`decode.rs`), which finds every error and reports each
+//! with its place. Both read with one parser (`json::Parser`) and convert
+//! scalars with one function (`decode::scalar`), and a test and a fuzz
+//! target hold them to the same values, origins included.
+
+use crate::decode::{scalar, Shapes};
+use crate::json::{Parser, MAX_DEPTH};
+use crate::value::{Origin, RecordVal, Value, VariantVal, V};
+use crate::world::Types;
+use claim_sema::ty::{FieldDef, Ty, TypeDef};
+use claim_syntax::{FileId, Loc, Span};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The JSON text `text` (of the file `file`) as a value of `ty`, each value
+/// remembering where in the file it was read; `None` where the text is not
+/// a well-formed value of the type, for the strict decoder to say why.
+pub fn decode_text<'a>(text: &str, ty: &'a Ty, types: &'a Types, file: FileId) -> Option<Value> {
+    let mut d = Direct { p: Parser::new(text), file, shapes: Shapes::new(types) };
+    d.p.ws();
+    let v = d.value(ty, 0)?;
+    d.p.ws();
+    d.p.at_end().then_some(v)
+}
+
+struct Direct<'t, 'a> {
+    p: Parser<'t>,
+    file: FileId,
+    shapes: Shapes<'a>,
+}
+
+impl<'t, 'a> Direct<'t, 'a> {
+    /// A value and its place: from where it starts to where it ends, as
+    /// the parser spans it.
+    fn value(&mut self, ty: &'a Ty, depth: usize) -> Option<Value> {
+        let start = self.p.i;
+        let kind = self.kind(ty, depth)?;
+        let at = Loc::new(self.file, Span::new(start, self.p.i));
+        Some(Value::new(kind).with_origin(Origin::Json(at)))
+    }
+
+    /// `depth` counts the arrays and objects around the value, as the
+    /// parser does; an option or a newtype is not a level.
+    fn kind(&mut self, ty: &'a Ty, depth: usize) -> Option<V> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match ty {
+            Ty::Bool | Ty::Int | Ty::Text | Ty::Duration | Ty::Sha256 | Ty::Sha1 => {
+                // A scalar borrows the text: reading it makes nothing to free.
+                let j = self.p.value(depth).ok()?;
+                scalar(ty, &j.kind)
+            }
+            Ty::Option(t) => {
+                if self.p.at(b"null") {
+                    self.p.i += 4;
+                    Some(V::Option(None))
+                } else {
+                    Some(V::Option(Some(Arc::new(self.value(t, depth)?))))
+                }
+            }
+            Ty::List(t) => {
+                let mut out = Vec::new();
+                self.array(|d| {
+                    out.push(d.value(t, depth + 1)?);
+                    Some(())
+                })?;
+                Some(V::List(Arc::new(out)))
+            }
+            Ty::Map(t) => {
+                let mut out: BTreeMap<String, Value> = BTreeMap::new();
+                self.object(|d, key| {
+                    if out.contains_key(key.as_ref()) {
+                        return None;
+                    }
+                    let v = d.value(t, depth + 1)?;
+                    out.insert(key.into_owned(), v);
+                    Some(())
+                })?;
+                Some(V::Map(Arc::new(out)))
+            }
+            Ty::Named(n) => match &self.shapes.info(n)?.def {
+                TypeDef::Newtype(u) => self.kind(u, depth),
+                TypeDef::Record { fields, open } => {
+                    let values = self.fields(fields, *open, depth)?;
+                    let names = self.shapes.names(fields);
+                    Some(V::Record(Arc::new(RecordVal { name: n.name.clone(), names, fields: values })))
+                }
+                TypeDef::Enum { variants } => {
+                    let find = |name: &str| variants.iter().enumerate().find(|(_, v)| *v.name == *name);
+                    match self.p.peek()? {
+                        b'"' => {
+                            let name = self.p.string().ok()?;
+                            let (i, var) = find(&name)?;
+                            let None = var.fields else { return None };
+                            let v = VariantVal { name: var.name.clone(), index: i as u32, names: None, fields: vec![] };
+                            Some(V::Variant(Arc::new(v)))
+                        }
+                        b'{' => {
+                            // `{"Variant": {fields}}`, and no other key.
+                            self.p.i += 1;
+                            self.p.ws();
+                            let name = self.key()?;
+                            let (i, var) = find(&name)?;
+                            let fields = var.fields.as_deref()?;
+                            let values = self.fields(fields, false, depth + 1)?;
+                            self.p.ws();
+                            self.p.eat(b'}').then_some(())?;
+                            let names = Some(self.shapes.names(fields));
+                            let v = VariantVal { name: var.name.clone(), index: i as u32, names, fields: values };
+                            Some(V::Variant(Arc::new(v)))
+                        }
+                        _ => None,
+                    }
+                }
+            },
+            Ty::Never | Ty::Error => None,
+        }
+    }
+
+    /// A record's fields from an object at `depth`, in their declared
+    /// order: each key's value decoded as it comes, into the field (or the
+    /// fields, where two share a key) of that key.
+    fn fields(&mut self, defs: &'a [FieldDef], open: bool, depth: usize) -> Option<Vec<Value>> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut slots: Vec<Option<Value>> = vec![None; defs.len()];
+        // Scanning the fields for a key beats a map until a record is large
+        // (a large one must not cost the square of its size).
+        let by_key: Option<FxHashMap<&str, Vec<usize>>> = (defs.len() > 16).then(|| {
+            let mut m: FxHashMap<&str, Vec<usize>> = Default::default();
+            for (f, d) in defs.iter().enumerate() {
+                m.entry(&*d.json_key).or_default().push(f);
+            }
+            m
+        });
+        let mut unknown: FxHashSet<Cow<'t, str>> = Default::default();
+        self.object(|d, key| {
+            let value_at = d.p.i;
+            let mut known = false;
+            let mut take = |d: &mut Self, f: usize| -> Option<()> {
+                known = true;
+                if slots[f].is_some() {
+                    return None;
+                }
+                // A second field of the key reads the same value again.
+                d.p.i = value_at;
+                slots[f] = Some(d.value(&defs[f].ty, depth + 1)?);
+                Some(())
+            };
+            match &by_key {
+                Some(m) => {
+                    for &f in m.get(key.as_ref()).into_iter().flatten() {
+                        take(d, f)?;
+                    }
+                }
+                None => {
+                    for f in (0..defs.len()).filter(|&f| *defs[f].json_key == *key) {
+                        take(d, f)?;
+                    }
+                }
+            }
+            if !known {
+                // An open record skips a key it does not name, once.
+                if !open || !unknown.insert(key) {
+                    return None;
+                }
+                d.p.value(depth + 1).ok()?;
+            }
+            Some(())
+        })?;
+        slots
+            .into_iter()
+            .zip(defs)
+            .map(|(slot, d)| match (slot, &d.ty) {
+                (Some(v), _) => Some(v),
+                (None, Ty::Option(_)) => Some(Value::new(V::Option(None))),
+                (None, _) => None,
+            })
+            .collect()
+    }
+
+    /// The items of an array, each read by `item`.
+    fn array(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.p.eat(b'[').then_some(())?;
+        self.p.ws();
+        if self.p.eat(b']') {
+            return Some(());
+        }
+        loop {
+            self.p.ws();
+            if self.p.peek() == Some(b']') {
+                return None;
+            }
+            item(self)?;
+            self.p.ws();
+            if self.p.eat(b']') {
+                return Some(());
+            }
+            self.p.eat(b',').then_some(())?;
+        }
+    }
+
+    /// The members of an object, each read by `member` from its value's
+    /// start, given its key.
+    fn object(&mut self, mut member: impl FnMut(&mut Self, Cow<'t, str>) -> Option<()>) -> Option<()> {
+        self.p.eat(b'{').then_some(())?;
+        self.p.ws();
+        if self.p.eat(b'}') {
+            return Some(());
+        }
+        loop {
+            self.p.ws();
+            let key = self.key()?;
+            member(self, key)?;
+            self.p.ws();
+            if self.p.eat(b'}') {
+                return Some(());
+            }
+            self.p.eat(b',').then_some(())?;
+        }
+    }
+
+    /// A key and its colon, up to its value.
+    fn key(&mut self) -> Option<Cow<'t, str>> {
+        if self.p.peek() != Some(b'"') {
+            return None;
+        }
+        let key = self.p.string().ok()?;
+        self.p.ws();
+        self.p.eat(b':').then_some(())?;
+        self.p.ws();
+        Some(key)
+    }
+}
+
+#[cfg(test)]
+#[path = "direct_tests.rs"]
+mod tests;

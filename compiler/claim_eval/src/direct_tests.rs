@@ -1,0 +1,155 @@
+//! The direct decoder against the strict one: on every text, both decode
+//! or neither does, and where both do, to the same value with the same
+//! origins.
+
+use super::decode_text;
+use crate::json;
+use crate::world::Types;
+use claim_sema::ty::{GlobalName, Ty};
+use claim_sema::{compile, Database, Program, SourceFile};
+use claim_syntax::{FileId, Loc, Span};
+use std::collections::BTreeMap;
+
+const TYPES: &str = "newtype ConfigDigest = Sha256\n\
+    enum Origin { Built, Adopted { from: Text, at: Option<Int> } }\n\
+    record Wheel { name: Text, sha256: Sha256, size: Int }\n\
+    record Receipt { @json(\"schema-version\") schema: Text, config: ConfigDigest, origin: Origin,\n\
+      wheels: List<Wheel>, manifest: Option<Sha256>, commit: Sha1, budget: Duration, labels: Map<Text>,\n\
+      pushed: Bool, .. }\n\
+    record Twice { a: Text, @json(\"a\") b: ConfigDigest, c: Option<List<Option<Int>>> }\n\
+    record Big { f0: Int, f1: Int, f2: Int, f3: Int, f4: Int, f5: Int, f6: Int, f7: Int, f8: Int, f9: Int,\n\
+      f10: Int, f11: Int, f12: Int, f13: Int, f14: Int, f15: Int, f16: Int, f17: Option<Int>, .. }\n";
+
+fn types() -> Types {
+    let db = Database::default();
+    let file = SourceFile::new(&db, "main".to_string(), TYPES.into(), FileId(0));
+    let program =
+        Program::new(&db, BTreeMap::from([("main".to_string(), file)]), vec!["main".to_string()], BTreeMap::new());
+    let compiled = compile(&db, program);
+    // Two fields of one key are refused by the checker (`Twice`), but the
+    // decoders still give both the value: a program with errors is not run,
+    // yet nothing may go wrong where one is.
+    assert!(compiled.diagnostics.iter().all(|d| d.code == "E0223"), "{:?}", compiled.diagnostics);
+    compiled.types.clone()
+}
+
+/// Whether the direct decoder decoded `text`, after checking that it
+/// agrees with the strict one.
+fn agree(types: &Types, ty: &Ty, text: &str) -> bool {
+    let direct = decode_text(text, ty, types, FileId(1));
+    let call = Loc::new(FileId(0), Span::default());
+    let strict = json::parse(text).ok().map(|doc| json::decode(&doc, ty, types, FileId(1), call));
+    match (&direct, &strict) {
+        (Some(d), Some(Ok(s))) => assert_eq!(format!("{d:?}"), format!("{s:?}"), "{text}"),
+        (None, None | Some(Err(_))) => {}
+        _ => panic!("direct {:?} but strict {:?} on {text}", direct.is_some(), strict.map(|s| s.is_ok())),
+    }
+    direct.is_some()
+}
+
+const D: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+const C: &str = "0123456789abcdef0123456789abcdef01234567";
+
+#[test]
+fn well_formed_receipts_decode_the_same_both_ways() {
+    let types = types();
+    let receipt = Ty::named(GlobalName::new("main", "Receipt"));
+    let good = [
+        format!(
+            r#"{{"schema-version": "1", "config": "{D}", "origin": "Built", "wheels": [], "commit": "{C}",
+               "budget": "3h", "labels": {{}}, "pushed": false}}"#
+        ),
+        // Every kind of value, keys out of order, unknown keys (the record
+        // is open) holding every kind of JSON, escapes, a manifest present.
+        format!(
+            r#" {{ "pushed" : true, "extra": {{"x": [1, -2.5e3, null, "s\"", {{}}]}}, "labels": {{"a\u0041": "x\ny", "b": ""}},
+               "wheels": [{{"name": "torch", "sha256": "{D}", "size": 12}}, {{"size": -3, "name": "é", "sha256": "{}"}}],
+               "manifest": "{D}", "origin": {{"Adopted": {{"from": "ghcr.io/x:1", "at": 7}}}}, "budget": "250ms",
+               "commit": "{C}", "config": "{}", "schema-version": "2", "more": true }} "#,
+            &D[7..],
+            &D[7..]
+        ),
+        format!(
+            r#"{{"schema-version": "1", "config": "{D}", "origin": {{"Adopted": {{"from": "x"}}}}, "wheels": [],
+               "manifest": null, "commit": "{C}", "budget": "2d", "labels": {{}}, "pushed": false}}"#
+        ),
+    ];
+    for text in &good {
+        assert!(agree(&types, &receipt, text), "decodes: {text}");
+    }
+    let twice = Ty::named(GlobalName::new("main", "Twice"));
+    assert!(agree(&types, &twice, &format!(r#"{{"a": "{D}", "c": [1, null, 3]}}"#)));
+    assert!(agree(&types, &twice, &format!(r#"{{"c": null, "a": "{D}"}}"#)));
+    let big = Ty::named(GlobalName::new("main", "Big"));
+    let fields: Vec<String> = (0..17).rev().map(|i| format!(r#""f{i}": {i}"#)).collect();
+    assert!(agree(&types, &big, &format!("{{{}, \"other\": [1]}}", fields.join(", "))));
+}
+
+#[test]
+fn every_malformed_text_is_left_to_the_strict_decoder() {
+    let types = types();
+    let receipt = Ty::named(GlobalName::new("main", "Receipt"));
+    let base = format!(
+        r#"{{"schema-version": "1", "config": "{D}", "origin": "Built", "wheels": [{{"name": "w", "sha256": "{D}", "size": 1}}],
+           "commit": "{C}", "budget": "3h", "labels": {{"k": "v"}}, "pushed": false}}"#
+    );
+    assert!(agree(&types, &receipt, &base));
+    let spoiled = [
+        ("\"pushed\": false", "\"pushed\": 0"),
+        ("\"pushed\": false", "\"pushed\": false,"),
+        ("\"pushed\": false", "\"pushed\": false, \"pushed\": true"),
+        ("\"pushed\": false", "\"pushed\": false, \"x\": 1, \"x\": 2"),
+        ("\"pushed\": false", "\"pushed\": fals"),
+        ("\"pushed\": false", "\"pushed\": false}} "),
+        ("\"size\": 1", "\"size\": 1.5"),
+        ("\"size\": 1", "\"size\": 99999999999999999999"),
+        ("\"size\": 1", "\"size\": 1, \"extra\": 2"),
+        ("\"size\": 1", "\"size\": 1,"),
+        (", \"size\": 1", ""),
+        ("\"budget\": \"3h\"", "\"budget\": \"3 hours\""),
+        ("\"origin\": \"Built\"", "\"origin\": \"Bilt\""),
+        ("\"origin\": \"Built\"", "\"origin\": {\"Built\": {}}"),
+        ("\"origin\": \"Built\"", "\"origin\": \"Adopted\""),
+        ("\"origin\": \"Built\"", "\"origin\": {\"Adopted\": {\"from\": \"x\"}, \"Built\": 1}"),
+        ("\"origin\": \"Built\"", "\"origin\": {\"Adopted\": {\"from\": \"x\", \"to\": 1}}"),
+        ("\"origin\": \"Built\"", "\"origin\": {}"),
+        ("\"labels\": {\"k\": \"v\"}", "\"labels\": {\"k\": \"v\", \"k\": \"w\"}"),
+        ("\"labels\": {\"k\": \"v\"}", "\"labels\": {\"k\": 1}"),
+        ("\"labels\": {\"k\": \"v\"}", "\"labels\": [\"v\"]"),
+        ("\"wheels\": [", "\"wheels\": [1, "),
+        ("\"commit\": \"0123", "\"commit\": \"0X23"),
+        ("\"commit\": \"0123", "\"commit\": \"012"),
+        ("\"config\": \"sha256:", "\"config\": \"sha1:"),
+        ("\"config\": \"sha256:0", "\"config\": \"sha256:A"),
+        ("\"schema-version\": \"1\"", "\"schema-version\": \"1\t\""),
+        ("\"schema-version\": \"1\"", "\"schema-version\": \"\\q\""),
+        ("\"schema-version\": \"1\", ", ""),
+    ];
+    for (from, to) in spoiled {
+        assert!(base.contains(from), "{from}");
+        let text = base.replacen(from, to, 1);
+        assert!(!agree(&types, &receipt, &text), "refused: {text}");
+    }
+    // Truncated anywhere, it is left to the strict decoder's syntax error.
+    for end in 0..base.len() {
+        if base.is_char_boundary(end) && !base[end..].trim().is_empty() {
+            assert!(!agree(&types, &receipt, &base[..end]), "truncated at {end}");
+        }
+    }
+}
+
+#[test]
+fn nesting_past_the_limit_is_refused_both_ways() {
+    let types = types();
+    let deep = |n: usize| format!("{}1{}", "[".repeat(n), "]".repeat(n));
+    let mut ty = Ty::Int;
+    for _ in 0..json::MAX_DEPTH + 1 {
+        ty = Ty::list(ty);
+    }
+    assert!(!agree(&types, &ty, &deep(json::MAX_DEPTH + 1)));
+    let mut ty = Ty::Int;
+    for _ in 0..json::MAX_DEPTH {
+        ty = Ty::list(ty);
+    }
+    assert!(agree(&types, &ty, &deep(json::MAX_DEPTH)));
+}
