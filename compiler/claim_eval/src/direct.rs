@@ -1,6 +1,7 @@
 //! Receipts read straight from their text into values of their type, with
-//! no JSON document between: building and then freeing the document was
-//! about half of what loading a receipt cost.
+//! no JSON document between: parsing made a tree for every file only to
+//! walk it once and free it (this is 2% fewer instructions for a run; the
+//! rest of decoding is making the values themselves).
 //!
 //! Only the way through: at the first thing that is not a well-formed value
 //! of the type (a syntax error, a wrong kind of value, a missing, unknown
