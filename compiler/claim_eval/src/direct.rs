@@ -192,40 +192,33 @@ impl<'t, 'a> Direct<'t, 'a> {
     }
 
     /// The items of an array, each read by `item`.
-    fn array(&mut self, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
-        self.p.eat(b'[').then_some(())?;
-        self.p.ws();
-        if self.p.eat(b']') {
-            return Some(());
-        }
-        loop {
-            self.p.ws();
-            if self.p.peek() == Some(b']') {
-                return None;
-            }
-            item(self)?;
-            self.p.ws();
-            if self.p.eat(b']') {
-                return Some(());
-            }
-            self.p.eat(b',').then_some(())?;
-        }
+    fn array(&mut self, item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.between(b'[', b']', item)
     }
 
     /// The members of an object, each read by `member` from its value's
     /// start, given its key.
     fn object(&mut self, mut member: impl FnMut(&mut Self, Cow<'t, str>) -> Option<()>) -> Option<()> {
-        self.p.eat(b'{').then_some(())?;
+        self.between(b'{', b'}', |d| {
+            let key = d.key()?;
+            member(d, key)
+        })
+    }
+
+    /// `open`, then each element read by `each` and followed by a comma,
+    /// but the last, then `close`. A comma before `close` is refused by
+    /// `each`: nothing any element starts with is a bracket that closes.
+    fn between(&mut self, open: u8, close: u8, mut each: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.p.eat(open).then_some(())?;
         self.p.ws();
-        if self.p.eat(b'}') {
+        if self.p.eat(close) {
             return Some(());
         }
         loop {
             self.p.ws();
-            let key = self.key()?;
-            member(self, key)?;
+            each(self)?;
             self.p.ws();
-            if self.p.eat(b'}') {
+            if self.p.eat(close) {
                 return Some(());
             }
             self.p.eat(b',').then_some(())?;

@@ -117,6 +117,8 @@ fn every_malformed_text_is_left_to_the_strict_decoder() {
         ("\"labels\": {\"k\": \"v\"}", "\"labels\": {\"k\": 1}"),
         ("\"labels\": {\"k\": \"v\"}", "\"labels\": [\"v\"]"),
         ("\"wheels\": [", "\"wheels\": [1, "),
+        ("\"size\": 1}]", "\"size\": 1},]"),
+        ("\"size\": 1}]", "\"size\": 1}, ]"),
         ("\"commit\": \"0123", "\"commit\": \"0X23"),
         ("\"commit\": \"0123", "\"commit\": \"012"),
         ("\"config\": \"sha256:", "\"config\": \"sha1:"),
