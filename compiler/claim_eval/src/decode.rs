@@ -10,6 +10,7 @@ use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{FieldDef, GlobalName, Ty, TypeDef, TypeInfo};
 use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Loc, Span};
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -117,6 +118,35 @@ fn digest(s: &str, kind: DigestKind) -> Option<V> {
 /// A digest's hex digits, with or without its `sha256:` prefix.
 fn digest_body(s: &str, kind: DigestKind) -> &str {
     s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s)
+}
+
+/// Which fields of a record read a JSON key (two may share one), for
+/// both decoders. Receipts are small objects and records: scanning the
+/// fields beats building a map, until a record is large (a large one must
+/// not cost the square of its size).
+pub(crate) struct KeyIndex<'d> {
+    defs: &'d [FieldDef],
+    map: Option<FxHashMap<&'d str, Vec<usize>>>,
+}
+
+impl<'d> KeyIndex<'d> {
+    pub(crate) fn new(defs: &'d [FieldDef]) -> KeyIndex<'d> {
+        let map = (defs.len() > 16).then(|| {
+            let mut m: FxHashMap<&str, Vec<usize>> = Default::default();
+            for (f, d) in defs.iter().enumerate() {
+                m.entry(&*d.json_key).or_default().push(f);
+            }
+            m
+        });
+        KeyIndex { defs, map }
+    }
+
+    /// The fields that read `key`, in their declared order.
+    pub(crate) fn fields<'k>(&'k self, key: &'k str) -> impl Iterator<Item = usize> + 'k {
+        let mapped = self.map.as_ref().and_then(|m| m.get(key)).into_iter().flatten().copied();
+        let scanned = if self.map.is_some() { 0..0 } else { 0..self.defs.len() };
+        mapped.chain(scanned.filter(move |&f| *self.defs[f].json_key == *key))
+    }
 }
 
 impl<'a> Decoder<'a> {
@@ -346,33 +376,21 @@ impl<'a> Decoder<'a> {
         // Where each field's key is in the object, if it is.
         let mut at: Vec<Option<usize>> = vec![None; defs.len()];
         let mut ok = true;
-        // Receipts are small objects and records: scanning beats building
-        // maps, until one is large (a large object must not cost the
-        // square of its size).
-        let fields_of: Option<rustc_hash::FxHashMap<&str, Vec<usize>>> = (defs.len() > 16).then(|| {
-            let mut m: rustc_hash::FxHashMap<&str, Vec<usize>> = Default::default();
-            for (f, d) in defs.iter().enumerate() {
-                m.entry(&*d.json_key).or_default().push(f);
-            }
-            m
-        });
+        let fields_of = KeyIndex::new(defs);
         let mut unknown_seen: rustc_hash::FxHashSet<&str> = Default::default();
         let small = obj.len() <= 16;
         for (i, (k, kspan, _)) in obj.iter().enumerate() {
             // Every field of this key (two may share one) takes its first
             // occurrence; a later one is a duplicate.
             let (mut known, mut again) = (false, false);
-            let mut take = |f: usize| {
+            let take = |f: usize| {
                 known = true;
                 match at[f] {
                     Some(_) => again = true,
                     None => at[f] = Some(i),
                 }
             };
-            match &fields_of {
-                Some(m) => m.get(&**k).into_iter().flatten().for_each(|f| take(*f)),
-                None => (0..defs.len()).filter(|f| *defs[*f].json_key == **k).for_each(take),
-            }
+            fields_of.fields(k).for_each(take);
             if !known {
                 again = if small { obj[..i].iter().any(|(before, _, _)| before == k) } else { !unknown_seen.insert(k) };
             }

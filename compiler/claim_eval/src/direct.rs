@@ -11,13 +11,13 @@
 //! scalars with one function (`decode::scalar`), and a test and a fuzz
 //! target hold them to the same values, origins included.
 
-use crate::decode::{scalar, Shapes};
+use crate::decode::{scalar, KeyIndex, Shapes};
 use crate::json::{Parser, MAX_DEPTH};
 use crate::value::{Origin, RecordVal, Value, VariantVal, V};
 use crate::world::Types;
 use claim_sema::ty::{FieldDef, Ty, TypeDef};
 use claim_syntax::{FileId, Loc, Span};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -136,15 +136,7 @@ impl<'t, 'a> Direct<'t, 'a> {
             return None;
         }
         let mut slots: Vec<Option<Value>> = vec![None; defs.len()];
-        // Scanning the fields for a key beats a map until a record is large
-        // (a large one must not cost the square of its size).
-        let by_key: Option<FxHashMap<&str, Vec<usize>>> = (defs.len() > 16).then(|| {
-            let mut m: FxHashMap<&str, Vec<usize>> = Default::default();
-            for (f, d) in defs.iter().enumerate() {
-                m.entry(&*d.json_key).or_default().push(f);
-            }
-            m
-        });
+        let index = KeyIndex::new(defs);
         let mut unknown: FxHashSet<Cow<'t, str>> = Default::default();
         self.object(|d, key| {
             let value_at = d.p.i;
@@ -159,17 +151,8 @@ impl<'t, 'a> Direct<'t, 'a> {
                 slots[f] = Some(d.value(&defs[f].ty, depth + 1)?);
                 Some(())
             };
-            match &by_key {
-                Some(m) => {
-                    for &f in m.get(key.as_ref()).into_iter().flatten() {
-                        take(d, f)?;
-                    }
-                }
-                None => {
-                    for f in (0..defs.len()).filter(|&f| *defs[f].json_key == *key) {
-                        take(d, f)?;
-                    }
-                }
+            for f in index.fields(&key) {
+                take(d, f)?;
             }
             if !known {
                 // An open record skips a key it does not name, once.
