@@ -426,6 +426,9 @@ fn run_timed<'p>(
                 limit: db.fact_time_limit,
                 texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
             };
+            if l.evicting {
+                db.world().read_ahead_loads(&facts, opts.jobs);
+            }
             let table = FactTable::new(compiled, db.world(), &facts, settings);
             let numbers: Vec<usize> = (0..facts.len()).collect();
             crate::par::map_runs_with(&(), &numbers, &runs, opts.jobs, |_, &i| {

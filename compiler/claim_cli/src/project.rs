@@ -256,6 +256,10 @@ pub struct Loaded {
     /// caller checks both as it parses each, and otherwise loads again with
     /// `load_with`.
     pub scanned: Option<HashMap<SourceFile, Vec<String>>>,
+    /// Whether enough of the modules' reads waited for the disk to say
+    /// the page cache is missing files here and there
+    /// (`readahead::evicting`): the facts' receipts are then read ahead.
+    pub evicting: bool,
 }
 
 /// Reads the entries and, following `use`, every module they reach.
@@ -316,7 +320,14 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
             .with_help("raise the limit with `--max-files`, or give fewer entries"),
         );
         let program = Program::loaded(db, BTreeMap::new(), Vec::new(), BTreeMap::new());
-        return Loaded { program, entries: Vec::new(), dirs: found.dirs, errors: found.errors, scanned: None };
+        return Loaded {
+            program,
+            entries: Vec::new(),
+            dirs: found.dirs,
+            errors: found.errors,
+            scanned: None,
+            evicting: false,
+        };
     }
     let entries: Vec<String> = project.entries.iter().map(|e| module_name(&project.root, e)).collect();
     // The entries are read first and parsed in parallel; following `use`
@@ -407,7 +418,9 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
         modules.insert(module, file);
     }
     let program = Program::loaded(db, modules, entries.clone(), found.unreadable);
-    Loaded { program, entries, dirs: found.dirs, errors: found.errors, scanned }
+    let (waits, reads) = reads.counts();
+    let evicting = crate::readahead::evicting(waits, reads);
+    Loaded { program, entries, dirs: found.dirs, errors: found.errors, scanned, evicting }
 }
 
 /// What reading a module's file found, before anything is recorded: the

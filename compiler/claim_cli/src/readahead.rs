@@ -15,6 +15,12 @@
 //! beside them are begun too, on a thread of their own (a tree's files are
 //! instead kept begun a few hundred ahead of its hashing).
 //!
+//! A host may also evict files here and there from a warm cache (this
+//! project's own machine does: see `docs/performance.md`). Where enough of
+//! a run's module reads waited to say so (`evicting`), every receipt the
+//! facts name is read ahead before they are evaluated, without waiting
+//! (`FsWorld::read_ahead`), so the evicted ones are begun together.
+//!
 //! A wait is only ever seen where the kernel has the flag, so nothing is
 //! begun where it has not (a begun read would then wait). A warm run never
 //! waits and so never begins another read; a run in which the host
@@ -50,6 +56,22 @@ impl FolderReads {
         let waits = self.waits.fetch_add(1, Relaxed) + 1;
         waits >= 2 && waits == reads && !self.begun.swap(true, Relaxed)
     }
+
+    /// How many reads waited so far, and how many were made.
+    pub(crate) fn counts(&self) -> (u32, u32) {
+        (self.waits.load(Relaxed), self.reads.load(Relaxed))
+    }
+}
+
+/// Whether `waits` of `reads` (of a project's modules) say that the page
+/// cache is missing files here and there: a few, not one (a host that
+/// evicts files now and then gives a warm run one or two), and at least
+/// one read in 200. Where it is, the receipts the facts name are all read
+/// ahead (`FsWorld::read_ahead`), so the reads that wait begin together;
+/// where it is not, that pass would only cost (a tenth of the facts' time:
+/// two threads opening and closing files at once contend in the kernel).
+pub(crate) fn evicting(waits: u32, reads: u32) -> bool {
+    waits >= 2 && u64::from(waits) * 200 >= u64::from(reads)
 }
 
 /// Reads from `file`'s position into `buf` if the bytes are in memory:
@@ -109,6 +131,19 @@ pub(crate) fn read_pieces(file: &File, buf: &mut [u8], mut f: impl FnMut(&[u8]))
 /// still read to its end, or to one byte past `limit`, which the caller
 /// refuses.
 pub(crate) fn read_noting_wait(file: &mut File, size: u64, limit: u64) -> std::io::Result<(Vec<u8>, bool)> {
+    read_from(file, size, limit, false).map(|(bytes, waited)| (bytes.unwrap_or_default(), waited))
+}
+
+/// [`read_noting_wait`], for a read made ahead of the one that needs the
+/// bytes: `None` where its first bytes are not in memory (the kernel has
+/// begun reading them, and nothing was read), instead of waiting.
+pub(crate) fn read_unless_waiting(file: &mut File, size: u64, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    read_from(file, size, limit, true).map(|(bytes, _)| bytes)
+}
+
+/// Reads `file` to its end (see [`read_noting_wait`]), or, with `give_up`,
+/// gives up where its first read would wait; and whether it did.
+fn read_from(file: &mut File, size: u64, limit: u64, give_up: bool) -> std::io::Result<(Option<Vec<u8>>, bool)> {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Box<[u8]>> = std::cell::RefCell::new(vec![0; FIRST].into_boxed_slice());
     }
@@ -124,13 +159,15 @@ pub(crate) fn read_noting_wait(file: &mut File, size: u64, limit: u64) -> std::i
         }
         Ok(got)
     })?;
-    if ready == Some(0) {
+    match ready {
         // The end, already: an empty file.
-        return Ok((buf, false));
+        Some(0) => return Ok((Some(buf), false)),
+        None if give_up => return Ok((None, true)),
+        _ => {}
     }
     let left = most - buf.len() as u64;
     file.take(left).read_to_end(&mut buf)?;
-    Ok((buf, ready.is_none()))
+    Ok((Some(buf), ready.is_none()))
 }
 
 /// Begins reading the first bytes of the file at `path`, without waiting:
@@ -222,6 +259,18 @@ mod tests {
     }
 
     #[test]
+    fn receipts_are_read_ahead_only_where_the_modules_reads_waited_more_than_now_and_then() {
+        assert!(!evicting(0, 1000), "a warm run");
+        assert!(!evicting(1, 1000), "one evicted module is a host's now and then");
+        assert!(!evicting(4, 1000), "four in a thousand: reading ahead would cost more than it saves");
+        assert!(evicting(5, 1000));
+        assert!(evicting(1000, 1000), "a cold run");
+        assert!(!evicting(1, 1), "one module that waited is one wait");
+        assert!(evicting(2, 2));
+        assert!(evicting(u32::MAX, u32::MAX), "no overflow");
+    }
+
+    #[test]
     fn a_read_gives_every_byte_or_one_past_the_limit_whatever_its_size() {
         let dir = std::env::temp_dir().join(format!("claim-readahead-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("dir");
@@ -232,6 +281,9 @@ mod tests {
             for size in [0u64, len as u64, 16 * 1024 - 1] {
                 let (read, _) = read_noting_wait(&mut File::open(&path).expect("open"), size, u64::MAX).expect("read");
                 assert_eq!(read, bytes, "{len} bytes read with size {size}");
+                // Just written, the file is in memory: read ahead, it is read whole.
+                let ahead = read_unless_waiting(&mut File::open(&path).expect("open"), size, u64::MAX).expect("read");
+                assert_eq!(ahead, Some(bytes.clone()), "{len} bytes read ahead with size {size}");
             }
             for piece in [1usize, 7, FIRST] {
                 let mut whole = Vec::new();

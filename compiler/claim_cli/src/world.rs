@@ -27,6 +27,9 @@ const UNSIZED_READ: u64 = 16 * 1024 - 1;
 /// folders' keys are built alike too) are equal exactly when their bytes are.
 type Cache<T> = Mutex<HashMap<OsString, Result<T, Vec<Diagnostic>>>>;
 
+/// A receipt read ahead: where its path led, and its text's id in the sources.
+type ReadAhead = (Target, FileId);
+
 pub struct FsWorld {
     root: PathBuf,
     /// Canonical root, for the symlink check.
@@ -53,6 +56,9 @@ pub struct FsWorld {
     /// these were a few megabytes). By the file the path is written in
     /// (which fixes the folder it is relative to), then the path.
     resolved: Mutex<HashMap<FileId, HashMap<String, Target>>>,
+    /// Receipts read ahead (`read_ahead`) and not yet loaded: where each
+    /// path led and its text's id in the sources, keyed as `resolved` is.
+    ahead: Mutex<HashMap<FileId, HashMap<String, ReadAhead>>>,
     /// The working folder when the world was made, which diagnostics name
     /// files relative to (asked once, not for every file read).
     cwd: Option<PathBuf>,
@@ -116,6 +122,7 @@ impl FsWorld {
             tree_cache: Mutex::default(),
             real_dirs: Mutex::default(),
             resolved: Mutex::default(),
+            ahead: Mutex::default(),
             cwd: std::env::current_dir().ok(),
             #[cfg(unix)]
             root_fd: open_folder(&real_root),
@@ -169,6 +176,7 @@ impl FsWorld {
         clear(&self.tree_cache);
         clear(&self.real_dirs);
         clear(&self.resolved);
+        clear(&self.ahead);
         clear(&self.listed);
     }
 
@@ -305,8 +313,93 @@ impl FsWorld {
         }
     }
 
+    /// Reads ahead the JSON file a `load` names, for that load, which then
+    /// neither resolves nor reads it: where its bytes are in memory its
+    /// text is added to the sources (as the load adds it); where they are
+    /// not, the kernel begins reading them and nothing more is done here,
+    /// and the load reads it as before. A read that waits for the disk
+    /// holds up the thread that made it: where a host evicts files here
+    /// and there from its page cache, reading every receipt the facts name
+    /// ahead begins the evicted ones together, under the reads of the rest,
+    /// instead of one after another as the facts come to them (the caller
+    /// decides when: `readahead::evicting`). Nothing is reported here: what
+    /// fails is read again, and reported, by the load.
+    pub fn read_ahead(&self, call: &WorldCall<'_>) {
+        let Ok(target) = self.resolve_uncached(call) else { return };
+        let Ok(Some(bytes)) = self.read_bytes(call, &target, true) else { return };
+        // A text that is not UTF-8 is left to the load, which reports it.
+        let Ok(text) = String::from_utf8(bytes) else { return };
+        let fid = match self.sources.lock() {
+            Ok(mut s) => s.add(self.name_of(&target.path), Arc::<str>::from(text)),
+            Err(_) => return,
+        };
+        if let Ok(mut a) = self.ahead.lock() {
+            a.entry(call.from).or_default().insert(call.path.to_string(), (target, fid));
+        }
+    }
+
+    /// What `read_ahead` read for this call, taken (once).
+    fn read_before(&self, call: &WorldCall<'_>) -> Option<(Target, Arc<str>, FileId)> {
+        let (target, fid) = self.ahead.lock().ok()?.get_mut(&call.from)?.remove(call.path)?;
+        let text = self.sources.lock().ok()?.shared_text(fid)?;
+        Some((target, text, fid))
+    }
+
+    /// [`Self::read_ahead`] of every receipt the facts name by a literal
+    /// `load("…")` (nearly all of them), on `jobs` threads.
+    pub fn read_ahead_loads(&self, facts: &[&claim_sema::hir::Fact], jobs: usize) {
+        use claim_sema::hir::{ExprKind, Lit, WorldFn};
+        let mut calls: Vec<WorldCall<'_>> = facts
+            .iter()
+            .filter_map(|f| match &f.init.kind {
+                ExprKind::World(WorldFn::Load, args) => match args.first().map(|a| &a.kind) {
+                    // Where the evaluator makes the call it reads.
+                    Some(ExprKind::Lit(Lit::Text(path))) => Some(WorldCall {
+                        path,
+                        from: f.loc.file,
+                        call: claim_syntax::Loc::new(f.loc.file, f.init.span),
+                    }),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        // A file a module loads twice is read ahead once.
+        let mut seen = std::collections::HashSet::new();
+        calls.retain(|c| seen.insert((c.from, c.path)));
+        crate::par::map(&calls, jobs, |call| self.read_ahead(call));
+    }
+
     /// A JSON file's text, read and added to the sources, and its id there.
     fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
+        let bytes = self.read_bytes(call, target, false)?.unwrap_or_default();
+        let path = &target.path;
+        // Validated once; the lossy copy (for showing the file) only where
+        // it is not UTF-8.
+        let (text, invalid_at): (Arc<str>, Option<usize>) = match String::from_utf8(bytes) {
+            Ok(s) => (s.into(), None),
+            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into(), Some(e.utf8_error().valid_up_to())),
+        };
+        let fid = match self.sources.lock() {
+            Ok(mut s) => s.add(self.name_of(path), text.clone()),
+            Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
+        };
+        if let Some(at) = invalid_at {
+            return Err(vec![Diagnostic::error("E0305", format!("`{}` is not valid UTF-8 JSON", call.path))
+                .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {at}"))
+                .with_secondary(call.call, "loaded here")]);
+        }
+        Ok((text, fid))
+    }
+
+    /// The bytes of the file a load reads, within the load limit; with
+    /// `give_up`, `None` where its first bytes are not in memory.
+    fn read_bytes(
+        &self,
+        call: &WorldCall<'_>,
+        target: &Target,
+        give_up: bool,
+    ) -> Result<Option<Vec<u8>>, Vec<Diagnostic>> {
         let (p, path) = (call.path, &target.path);
         let cannot_read =
             |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
@@ -332,8 +425,17 @@ impl FsWorld {
             }
             meta.len()
         };
-        let (bytes, waited) =
-            crate::readahead::read_noting_wait(&mut file, size, self.max_load_bytes).map_err(cannot_read)?;
+        let (bytes, waited) = if give_up {
+            match crate::readahead::read_unless_waiting(&mut file, size, self.max_load_bytes).map_err(cannot_read)? {
+                Some(bytes) => (bytes, false),
+                // Begun by the kernel, as the read found it: nothing of its
+                // folder needs beginning on its account (the load's read
+                // of it notes what it finds then).
+                None => return Ok(None),
+            }
+        } else {
+            crate::readahead::read_noting_wait(&mut file, size, self.max_load_bytes).map_err(cannot_read)?
+        };
         self.noted(target, waited);
         if bytes.len() as u64 > self.max_load_bytes {
             // Larger than the limit: by its size now, where it can say.
@@ -344,22 +446,7 @@ impl FsWorld {
                 format!("more than {} bytes", bytes.len() - 1)
             }));
         }
-        // Validated once; the lossy copy (for showing the file) only where
-        // it is not UTF-8.
-        let (text, invalid_at): (Arc<str>, Option<usize>) = match String::from_utf8(bytes) {
-            Ok(s) => (s.into(), None),
-            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into(), Some(e.utf8_error().valid_up_to())),
-        };
-        let fid = match self.sources.lock() {
-            Ok(mut s) => s.add(self.name_of(path), text.clone()),
-            Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
-        };
-        if let Some(at) = invalid_at {
-            return Err(vec![Diagnostic::error("E0305", format!("`{p}` is not valid UTF-8 JSON"))
-                .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {at}"))
-                .with_secondary(call.call, "loaded here")]);
-        }
-        Ok((text, fid))
+        Ok(Some(bytes))
     }
 
     /// `path.canonicalize()`, from its folder's canonical form and listing
@@ -556,8 +643,14 @@ fn sha256_of(f: std::fs::File, size: u64) -> std::io::Result<([u8; 32], bool)> {
 
 impl World for FsWorld {
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
-        let target = self.resolve(call)?;
-        let (text, fid) = self.receipt_text(call, &target)?;
+        let (target, text, fid) = match self.read_before(call) {
+            Some(read) => read,
+            None => {
+                let target = self.resolve(call)?;
+                let (text, fid) = self.receipt_text(call, &target)?;
+                (target, text, fid)
+            }
+        };
         // Nearly every receipt is well-formed: read straight into a value.
         // Only where that gives up is a document parsed, to find and report
         // every error with its place.

@@ -1,7 +1,8 @@
 //! A run that exits after one check evaluates its facts without the salsa
 //! queries (`FactTable`): it must give every fact exactly what the query
 //! gives, failures included (whose diagnostics, and which fact reports
-//! them), on one thread or several, in any order the threads take.
+//! them), on one thread or several, in any order the threads take, and
+//! whether or not the receipts were read ahead (`FsWorld::read_ahead`).
 
 use claim_cli::db::CliDb;
 use claim_cli::project::{load, projects};
@@ -27,6 +28,9 @@ fn through(a: A) -> Int { a.x + broken.x }
 fact a: A = load("a.json")
 fact broken: A = load("broken.json")
 fact missing: A = load("missing.json")
+fact not_utf8: A = load("not-utf8.json")
+fact too_large: A = load("large.json")
+fact a_again: A = load("a.json")
 fact hashed: Sha256 = file_sha256("a.json")
 fact plus: Int = a.x + base
 fact uses_broken: Int = broken.x + 1
@@ -72,8 +76,13 @@ fn the_table_gives_every_fact_what_its_query_gives() {
     ] {
         std::fs::write(dir.join(name), text).expect("write");
     }
+    std::fs::write(dir.join("not-utf8.json"), b"{\"x\": \"\xff\"}").expect("write");
+    // One byte past the load limit the worlds below are made with.
+    let mut large = format!("{{\"x\": 1, \"pad\": \"{}\"}}", " ".repeat(1 << 20));
+    large.truncate((1 << 20) + 1);
+    std::fs::write(dir.join("large.json"), large).expect("write");
     let project = projects(std::slice::from_ref(&dir)).expect("project").remove(0);
-    let evaluate = |order: &dyn Fn(usize) -> Vec<usize>, jobs: usize, queries: bool| {
+    let evaluate = |order: &dyn Fn(usize) -> Vec<usize>, jobs: usize, queries: bool, ahead: bool| {
         let sources = Arc::new(Mutex::new(Sources::new()));
         let world = |dirs| FsWorld::new(project.root.clone(), dirs, sources.clone(), 1 << 20);
         let mut db = CliDb::new(world(Default::default()));
@@ -91,6 +100,9 @@ fn the_table_gives_every_fact_what_its_query_gives() {
         } else {
             let texts = db.json_texts().expect("the world keeps the texts");
             let settings = FactSettings { max_len: 1 << 20, limit: None, texts: Some(&*texts) };
+            if ahead {
+                db.world().read_ahead_loads(&facts, jobs);
+            }
             let table = FactTable::new(compiled, db.world(), &facts, settings);
             let got = claim_cli::par::map(&order, jobs, |&i| (i, table.result(i)));
             for (i, r) in got {
@@ -104,25 +116,28 @@ fn the_table_gives_every_fact_what_its_query_gives() {
     };
     let forward = |n: usize| (0..n).collect::<Vec<_>>();
     let backward = |n: usize| (0..n).rev().collect::<Vec<_>>();
-    let (names, expected) = evaluate(&forward, 1, true);
+    let (names, expected) = evaluate(&forward, 1, true, false);
     // The program fails as it was written to, so the comparison compares
     // failures too: a failing read, a fact using one (directly and through
     // a call), a refusal and a fact using it, and facts that evaluate.
     let failed: Vec<&str> =
         names.iter().zip(&expected).filter(|(_, r)| r.starts_with("Err")).map(|(n, _)| n.as_str()).collect();
-    for name in
-        ["broken", "missing", "uses_broken", "uses_broken_through_a_call", "refused", "after_refused", "wrong_type"]
+    for name in ["broken", "missing", "not_utf8", "too_large", "uses_broken", "uses_broken_through_a_call", "refused"]
+        .into_iter()
+        .chain(["after_refused", "wrong_type"])
     {
         assert!(failed.contains(&name), "`{name}` should fail: {failed:?}");
     }
-    for name in ["a", "hashed", "plus", "fine", "base"] {
+    for name in ["a", "a_again", "hashed", "plus", "fine", "base"] {
         assert!(!failed.contains(&name), "`{name}` should evaluate: {failed:?}");
     }
     for (order, label) in [(&forward as &dyn Fn(usize) -> Vec<usize>, "forward"), (&backward, "backward")] {
         for jobs in [1, 2, 4] {
-            let (_, got) = evaluate(order, jobs, false);
-            for ((name, want), got) in names.iter().zip(&expected).zip(&got) {
-                assert_eq!(got, want, "`{name}`, {label} on {jobs} threads");
+            for ahead in [false, true] {
+                let (_, got) = evaluate(order, jobs, false, ahead);
+                for ((name, want), got) in names.iter().zip(&expected).zip(&got) {
+                    assert_eq!(got, want, "`{name}`, {label} on {jobs} threads, read ahead: {ahead}");
+                }
             }
         }
     }
