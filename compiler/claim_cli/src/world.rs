@@ -372,7 +372,10 @@ impl FsWorld {
 
     /// A JSON file's text, read and added to the sources, and its id there.
     fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
-        let bytes = self.read_bytes(call, target, false)?.unwrap_or_default();
+        // A read that may wait always gives its bytes; never an empty text.
+        let Some(bytes) = self.read_bytes(call, target, false)? else {
+            return Err(Self::err(call, "E0999", "internal error: a read gave up".into(), "here"));
+        };
         let path = &target.path;
         // Validated once; the lossy copy (for showing the file) only where
         // it is not UTF-8.
