@@ -17,6 +17,12 @@ fn boom(x: Int) -> Int {
   x
 }
 
+/// A `require` over places: its operands are copied only for a refusal.
+fn same_n(a: Inner, b: Inner) -> Int {
+  require a.n == b.n else refuse Tooth "{a.tag} differs";
+  a.n
+}
+
 fn shadow(o: Outer) -> Bool {
   let a = o.inner;
   let b = o.inner.n;
@@ -48,6 +54,14 @@ witness a_false_comparison_of_places_fails {
   holds o.inner.n == p.inner.n
 }
 
+witness a_require_of_places_that_holds {
+  holds same_n(o.inner, o.inner) == 3
+}
+
+witness a_require_of_places_shows_its_operands {
+  holds same_n(o.inner, p.inner) == 3
+}
+
 witness the_left_refusal_is_the_one_reported {
   holds boom(o.inner.n) == boom(p.inner.n)
 }
@@ -71,6 +85,16 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
     // The left operand runs first: its refusal is the one reported.
     assert!(out.contains("FAIL the_left_refusal_is_the_one_reported"), "{out}");
     assert!(out.contains("3 is small") && !out.contains("4 is small"), "{out}");
-    assert!(out.contains("3/5 PASS, 2 FAIL"), "{out}");
+    // A `require` over places shows both operands where it refuses, and
+    // passes where it holds.
+    assert!(out.contains("PASS a_require_of_places_that_holds"), "{out}");
+    let refused = out
+        .split("witness `a_require_of_places_shows_its_operands` failed")
+        .nth(1)
+        .and_then(|rest| rest.split("[E0").next())
+        .unwrap_or_default();
+    assert!(refused.contains("unexpected refusal `Tooth`"), "{out}");
+    assert!(refused.contains("left `3` is written here") && refused.contains("right `4` is written here"), "{out}");
+    assert!(out.contains("4/7 PASS, 3 FAIL"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

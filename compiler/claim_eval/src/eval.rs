@@ -422,10 +422,17 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         // A comparison keeps its operands, so a refusal can show them.
         let (ok, operands) = match &cond.kind {
             H::Binary(op, kind, l, r) if op.is_comparison() => {
-                let lv = self.eval(l, frame, cx)?;
-                let rv = self.eval(r, frame, cx)?;
-                let ok = compare(*op, *kind, &lv, &rv).ok_or_else(|| internal("comparison"))?;
-                (ok, vec![("left", lv), ("right", rv)])
+                // The operands are copied only where the trace or the
+                // refusal shows them: most `require`s hold.
+                let (ok, lv, rv) = self.comparison(*op, *kind, l, r, frame, cx)?;
+                if ok && cx.trace.is_none() {
+                    return Ok(());
+                }
+                let owned = |v: Option<Value>, x: &hir::Expr| match v {
+                    Some(v) => Ok(v),
+                    None => self.place(x, frame).cloned().ok_or_else(|| internal("place")),
+                };
+                (ok, vec![("left", owned(lv, l)?), ("right", owned(rv, r)?)])
             }
             _ => (self.eval_bool(cond, frame, cx)?, vec![]),
         };
@@ -566,8 +573,54 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         }
     }
 
+    /// Whether the comparison `l op r` holds, with the values of the
+    /// operands that are not places (each `None` is a place, read where it
+    /// is). Operands that are places (locals, facts, their fields) are
+    /// compared where they are: most `holds` and `require`s compare a
+    /// receipt's field with a value, and copying records to compare one
+    /// field was a fifth of a witness's time. A place has no effect and
+    /// cannot refuse, and `let` never reuses a slot, so reading the left
+    /// one after the right operand ran reads the same value.
+    #[allow(clippy::too_many_arguments)]
+    fn comparison(
+        &self,
+        op: BinOp,
+        kind: OpKind,
+        l: &hir::Expr,
+        r: &hir::Expr,
+        frame: &mut Frame,
+        cx: &mut Cx,
+    ) -> Eval<(bool, Option<Value>, Option<Value>)> {
+        let compared = |a: &Value, b: &Value| compare(op, kind, a, b).ok_or_else(|| internal("comparison"));
+        // Both places (`b.image == image`): each read once, nothing copied.
+        let (lp, rp) = match (self.place(l, frame), self.place(r, frame)) {
+            (Some(a), Some(b)) => return Ok((compared(a, b)?, None, None)),
+            (a, b) => (a.is_some(), b.is_some()),
+        };
+        let lv = if lp { None } else { Some(self.eval(l, frame, cx)?) };
+        let rv = if rp { None } else { Some(self.eval(r, frame, cx)?) };
+        let a = match &lv {
+            Some(v) => v,
+            None => self.place(l, frame).ok_or_else(|| internal("place"))?,
+        };
+        let b = match &rv {
+            Some(v) => v,
+            None => self.place(r, frame).ok_or_else(|| internal("place"))?,
+        };
+        Ok((compared(a, b)?, lv, rv))
+    }
+
+    /// A Bool expression's value. Conditions (`if` in comprehensions,
+    /// `require`, `holds`) are mostly comparisons joined by `and`: those
+    /// are answered here without making a value for each step.
     pub fn eval_bool(&self, e: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<bool> {
-        self.eval(e, frame, cx)?.as_bool().ok_or_else(|| internal("expected a Bool"))
+        match &e.kind {
+            H::Binary(op, kind, l, r) if op.is_comparison() => Ok(self.comparison(*op, *kind, l, r, frame, cx)?.0),
+            H::Binary(BinOp::And, _, l, r) => Ok(self.eval_bool(l, frame, cx)? && self.eval_bool(r, frame, cx)?),
+            H::Binary(BinOp::Or, _, l, r) => Ok(self.eval_bool(l, frame, cx)? || self.eval_bool(r, frame, cx)?),
+            H::Not(x) => Ok(!self.eval_bool(x, frame, cx)?),
+            _ => self.eval(e, frame, cx)?.as_bool().ok_or_else(|| internal("expected a Bool")),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -587,23 +640,8 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             _ => {}
         }
         if op.is_comparison() {
-            // Operands that are places (locals, facts, their fields) are
-            // compared where they are: most `holds` compare a receipt's
-            // field with a value, and copying records to compare one field
-            // was a fifth of a witness's time. A place has no effect and
-            // cannot refuse, and `let` never reuses a slot, so reading the
-            // left one after the right operand ran reads the same value.
-            let lv = if self.place(l, frame).is_some() { None } else { Some(self.eval(l, frame, cx)?) };
-            let rv = if self.place(r, frame).is_some() { None } else { Some(self.eval(r, frame, cx)?) };
-            let a = match &lv {
-                Some(v) => v,
-                None => self.place(l, frame).ok_or_else(|| internal("place"))?,
-            };
-            let b = match &rv {
-                Some(v) => v,
-                None => self.place(r, frame).ok_or_else(|| internal("place"))?,
-            };
-            return compare(op, kind, a, b).map(Value::bool).ok_or_else(|| internal("comparison"));
+            let (held, _, _) = self.comparison(op, kind, l, r, frame, cx)?;
+            return Ok(Value::bool(held));
         }
         let lv = self.eval(l, frame, cx)?;
         let rv = self.eval(r, frame, cx)?;

@@ -86,12 +86,12 @@ fn run_stmts<W: crate::World + ?Sized>(
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
                 Err(Stop::TimedOut) => return timed_out(at),
             },
-            S::Holds(e) => match ev.eval(e, &mut frame, cx) {
-                Ok(v) if v.as_bool() == Some(false) => {
+            S::Holds(e) => match ev.eval_bool(e, &mut frame, cx) {
+                Ok(false) => {
                     let culprit = find_false(ev, e, &mut frame);
                     return Some(report::holds_false(w, at, culprit, texts));
                 }
-                Ok(_) => {}
+                Ok(true) => {}
                 Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r, texts)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
                 Err(Stop::TimedOut) => return timed_out(at),
