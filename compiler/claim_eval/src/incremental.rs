@@ -245,11 +245,20 @@ pub fn gather_facts(facts: &[&hir::Fact], results: Vec<FactResult>) -> (crate::e
     values.reserve(facts.len());
     let mut diags = Vec::new();
     for (f, r) in facts.iter().zip(results) {
-        match &*r.0 {
-            Ok(v) => {
-                values.insert(f.name.clone(), v.clone());
+        // A result no one else holds (a batch run's, once its table is
+        // gone) gives its value up: no count touched, nothing freed, on
+        // the one thread between the facts and the witnesses.
+        match Arc::try_unwrap(r.0) {
+            Ok(Ok(v)) => {
+                values.insert(f.name.clone(), v);
             }
-            Err(d) => diags.extend(d.iter().cloned()),
+            Ok(Err(d)) => diags.extend(d),
+            Err(shared) => match &*shared {
+                Ok(v) => {
+                    values.insert(f.name.clone(), v.clone());
+                }
+                Err(d) => diags.extend(d.iter().cloned()),
+            },
         }
     }
     (values, diags)
