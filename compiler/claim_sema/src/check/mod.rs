@@ -85,9 +85,14 @@ pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> C
     // Each `(from, to)` once, where it is first made: a witness that names
     // a fact three times reads it once, and every use of the edges (cycles,
     // unread names, the graph) wants the first place or none.
-    let mut seen = rustc_hash::FxHashSet::default();
+    // The set borrows the names (no counts touched) and is sized once.
     let mut edges = c.edges;
-    edges.retain(|(from, to, _)| seen.insert((from.clone(), to.clone())));
+    let first: Vec<bool> = {
+        let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(edges.len(), Default::default());
+        edges.iter().map(|(from, to, _)| seen.insert((&**from, &**to))).collect()
+    };
+    let mut first = first.into_iter();
+    edges.retain(|_| first.next().unwrap_or(true));
     // Kept for the whole run: no spare capacity.
     out.functions.shrink_to_fit();
     out.facts.shrink_to_fit();
@@ -115,7 +120,13 @@ impl<'a> Checker<'a> {
         self.locals.clear();
         self.next_slot = 0;
         self.in_fact = false;
-        self.current = item.kind.name().map(|n| Arc::new(GlobalName::new(&self.module, &n.name)));
+        // The item's program-wide name, made once: its HIR keeps a copy
+        // (a witness or frontier is named apart, below).
+        let named = match &item.kind {
+            ItemKind::Witness { .. } | ItemKind::Frontier { .. } => None,
+            kind => kind.name().map(|n| GlobalName::of(self.module.clone(), n.name.as_str().into())),
+        };
+        self.current = named.clone().map(Arc::new);
         match &item.kind {
             ItemKind::Fn(f) => {
                 let Some(sig) = self.sigs.fns.get(f.name.name.as_str()).cloned() else {
@@ -129,7 +140,7 @@ impl<'a> Checker<'a> {
                 }
                 let body = self.expr(body, Some(&sig.ret));
                 out.functions.push(hir::Function {
-                    name: GlobalName::new(&self.module, &f.name.name),
+                    name: named.unwrap_or_else(|| GlobalName::new(&self.module, &f.name.name)),
                     params: sig.params.clone(),
                     ret: sig.ret.clone(),
                     body,
@@ -145,7 +156,7 @@ impl<'a> Checker<'a> {
                 self.in_fact = true;
                 let init = self.expr(init, Some(&sig.ty));
                 out.facts.push(hir::Fact {
-                    name: GlobalName::new(&self.module, &name.name),
+                    name: named.unwrap_or_else(|| GlobalName::new(&self.module, &name.name)),
                     ty: sig.ty,
                     init,
                     frame_size: self.next_slot,
@@ -156,7 +167,8 @@ impl<'a> Checker<'a> {
             ItemKind::Witness { name, stmts } => {
                 // What a witness reads counts as read (for the lints); the
                 // space keeps this name apart from every item's.
-                self.current = Some(Arc::new(GlobalName::new(&self.module, &format!("witness {}", name.name))));
+                self.current =
+                    Some(Arc::new(GlobalName::of(self.module.clone(), format!("witness {}", name.name).into())));
                 let stmts = stmts.iter().map(|s| self.witness_stmt(s)).collect();
                 out.witnesses.push(hir::Witness {
                     name: name.name.as_str().into(),
@@ -167,7 +179,8 @@ impl<'a> Checker<'a> {
                 });
             }
             ItemKind::Frontier { name, text, condition } => {
-                self.current = Some(Arc::new(GlobalName::new(&self.module, &format!("frontier {}", name.name))));
+                self.current =
+                    Some(Arc::new(GlobalName::of(self.module.clone(), format!("frontier {}", name.name).into())));
                 let text = self.expr(text, Some(&Ty::Text));
                 let condition = condition.as_ref().map(|c| self.expr(c, Some(&Ty::Bool)));
                 out.frontiers.push(hir::Frontier {
