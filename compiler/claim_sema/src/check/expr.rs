@@ -292,8 +292,8 @@ impl<'a> Checker<'a> {
 
     pub(super) fn name(&mut self, id: &ast::Ident, expected: Option<&Ty>) -> hir::Expr {
         let span = id.span;
-        if let Some((slot, ty)) = self.local(&id.name) {
-            return mk(H::Local(slot, id.name.as_str().into()), span, ty);
+        if let Some((slot, ty, name)) = self.local_named(&id.name) {
+            return mk(H::Local(slot, name), span, ty);
         }
         if let Some(n) = self.scope.names.get(id.name.as_str()) {
             let target = n.target.clone();

@@ -241,6 +241,12 @@ impl<'a> Checker<'a> {
         self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(_, s, t)| (*s, t.clone()))
     }
 
+    /// [`Self::local`], with the binding's own copy of the name (a use
+    /// shares it rather than making one).
+    fn local_named(&self, name: &str) -> Option<(hir::Slot, Ty, Arc<str>)> {
+        self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(n, s, t)| (*s, t.clone(), n.clone()))
+    }
+
     /// Checks that a refusal code is declared: here, in the standard
     /// library or built in; any other is left to the merge, which knows
     /// every module's (`crate::program::undeclared_code`).
