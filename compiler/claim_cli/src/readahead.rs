@@ -34,6 +34,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
 
 /// How much of a file is asked for without waiting: a receipt is ~1 KB.
+/// At most a page (`read_from` reads a short count within it as the end).
 const FIRST: usize = 4096;
 
 /// What one folder's reads found so far.
@@ -162,6 +163,13 @@ fn read_from(file: &mut File, size: u64, limit: u64, give_up: bool) -> std::io::
     match ready {
         // The end, already: an empty file.
         Some(0) => return Ok((Some(buf), false)),
+        // Fewer bytes than asked for, within the first page of a file
+        // opened just now (every caller's, at position 0): the end. The
+        // page cache hands out whole pages or none (a read that would wait
+        // copies nothing), so a short count inside the first one is where
+        // the file ends — and a receipt is one page. Not asking again
+        // saves a `read` that returns nothing, a system call per file.
+        Some(n) if n < first => return Ok((Some(buf), false)),
         None if give_up => return Ok((None, true)),
         _ => {}
     }
