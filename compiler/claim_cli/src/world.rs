@@ -348,26 +348,22 @@ impl FsWorld {
     /// [`Self::read_ahead`] of every receipt the facts name by a literal
     /// `load("…")` (nearly all of them), on `jobs` threads.
     pub fn read_ahead_loads(&self, facts: &[&claim_sema::hir::Fact], jobs: usize) {
-        use claim_sema::hir::{ExprKind, Lit, WorldFn};
-        let mut calls: Vec<WorldCall<'_>> = facts
-            .iter()
-            .filter_map(|f| match &f.init.kind {
-                ExprKind::World(WorldFn::Load, args) => match args.first().map(|a| &a.kind) {
-                    // Where the evaluator makes the call it reads.
-                    Some(ExprKind::Lit(Lit::Text(path))) => Some(WorldCall {
-                        path,
-                        from: f.loc.file,
-                        call: claim_syntax::Loc::new(f.loc.file, f.init.span),
-                    }),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .collect();
+        let mut calls = literal_loads(facts);
         // A file a module loads twice is read ahead once.
         let mut seen = std::collections::HashSet::new();
         calls.retain(|c| seen.insert((c.from, c.path)));
         crate::par::map(&calls, jobs, |call| self.read_ahead(call));
+    }
+
+    /// Makes room in the table of JSON files read for the receipts the
+    /// facts name by a literal `load("…")`: grown as the loads came, it
+    /// hashed every path again at each doubling, under its lock.
+    pub fn expect_loads(&self, facts: &[&claim_sema::hir::Fact]) {
+        let loads = facts.iter().filter(|f| literal_load(f).is_some()).count();
+        if let Ok(mut c) = self.json_cache.lock() {
+            let held = c.len();
+            c.reserve(loads.saturating_sub(held));
+        }
     }
 
     /// A JSON file's text, read and added to the sources, and its id there.
@@ -768,4 +764,24 @@ mod tests {
             assert_eq!(super::below(Path::new(p), Path::new(r)), std, "{p} under {r}");
         }
     }
+}
+
+/// The call of a fact whose value is a `load` of a literal path (nearly
+/// every receipt), as the evaluator makes it.
+fn literal_load<'f>(f: &'f claim_sema::hir::Fact) -> Option<WorldCall<'f>> {
+    use claim_sema::hir::{ExprKind, Lit, WorldFn};
+    match &f.init.kind {
+        ExprKind::World(WorldFn::Load, args) => match args.first().map(|a| &a.kind) {
+            Some(ExprKind::Lit(Lit::Text(path))) => {
+                Some(WorldCall { path, from: f.loc.file, call: claim_syntax::Loc::new(f.loc.file, f.init.span) })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// [`literal_load`] of each fact that has one.
+fn literal_loads<'f>(facts: &[&'f claim_sema::hir::Fact]) -> Vec<WorldCall<'f>> {
+    facts.iter().filter_map(|f| literal_load(f)).collect()
 }
