@@ -121,10 +121,16 @@ impl<'a> Checker<'a> {
         self.next_slot = 0;
         self.in_fact = false;
         // The item's program-wide name, made once: its HIR keeps a copy
-        // (a witness or frontier is named apart, below).
+        // (a witness or frontier is named apart, below). The scope's own
+        // (for an item declared here) is the one this module's code refers
+        // to it by: sharing its texts, a fact's value is found by the
+        // evaluator's table without comparing them.
         let named = match &item.kind {
             ItemKind::Witness { .. } | ItemKind::Frontier { .. } => None,
-            kind => kind.name().map(|n| GlobalName::of(self.module.clone(), n.name.as_str().into())),
+            kind => kind.name().map(|n| match self.scope.names.get(n.name.as_str()) {
+                Some(entry) if !entry.imported && *entry.target.module == *self.module => entry.target.clone(),
+                _ => GlobalName::of(self.module.clone(), n.name.as_str().into()),
+            }),
         };
         self.current = named.clone().map(Arc::new);
         match &item.kind {
