@@ -21,7 +21,6 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Items {
     hir: Arc<hir::Module>,
-    functions: Arc<FxHashMap<Arc<str>, usize>>,
     facts: Arc<FxHashMap<Arc<str>, usize>>,
 }
 
@@ -37,6 +36,11 @@ pub struct Compiled {
     /// Where each function and fact is, built once so that evaluation
     /// never scans the program.
     items: FxHashMap<Arc<str>, Items>,
+    /// Each function by its program-wide name: a call looks it up with the
+    /// hash its name carries, and a reference that shares the declaration's
+    /// texts compares by address (the lookup by module, then by name, hashed
+    /// and compared both texts at every call).
+    functions: FxHashMap<GlobalName, (Arc<hir::Module>, u32)>,
     /// What reads what: `(reader, read)`, readers being functions, facts,
     /// and witnesses and frontiers (named `witness w`, `frontier f`); per
     /// module, in module order, possibly repeated (the graph sorts it).
@@ -47,8 +51,8 @@ pub struct Compiled {
 
 impl Compiled {
     pub fn function(&self, name: &GlobalName) -> Option<&hir::Function> {
-        let m = self.items.get(&*name.module)?;
-        m.hir.functions.get(*m.functions.get(&*name.name)?)
+        let (hir, i) = self.functions.get(name)?;
+        hir.functions.get(*i as usize)
     }
 
     pub fn fact(&self, name: &GlobalName) -> Option<&hir::Fact> {
@@ -109,8 +113,12 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         // The summary's copy of the name, where it is the map's (a file
         // shared by two projects may be two modules).
         let module = if *sum.module == ***name { sum.module.clone() } else { Arc::from(name.as_str()) };
-        out.items
-            .insert(module, Items { hir: sum.hir.clone(), functions: sum.functions.clone(), facts: sum.facts.clone() });
+        for (f, i) in sum.functions.iter() {
+            if let Ok(i) = u32::try_from(*i) {
+                out.functions.insert(GlobalName::of(module.clone(), f.clone()), (sum.hir.clone(), i));
+            }
+        }
+        out.items.insert(module, Items { hir: sum.hir.clone(), facts: sum.facts.clone() });
         out.reads.push(sum.reads.clone());
     }
     // Built at once from the sorted module map, not name by name.
