@@ -728,6 +728,26 @@ impl World for FsWorld {
     }
 }
 
+/// The call of a fact whose value is a `load` of a literal path (nearly
+/// every receipt), as the evaluator makes it.
+fn literal_load<'f>(f: &'f claim_sema::hir::Fact) -> Option<WorldCall<'f>> {
+    use claim_sema::hir::{ExprKind, Lit, WorldFn};
+    match &f.init.kind {
+        ExprKind::World(WorldFn::Load, args) => match args.first().map(|a| &a.kind) {
+            Some(ExprKind::Lit(Lit::Text(path))) => {
+                Some(WorldCall { path, from: f.loc.file, call: claim_syntax::Loc::new(f.loc.file, f.init.span) })
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// [`literal_load`] of each fact that has one.
+fn literal_loads<'f>(facts: &[&'f claim_sema::hir::Fact]) -> Vec<WorldCall<'f>> {
+    facts.iter().filter_map(|f| literal_load(f)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::read_sized;
@@ -764,24 +784,4 @@ mod tests {
             assert_eq!(super::below(Path::new(p), Path::new(r)), std, "{p} under {r}");
         }
     }
-}
-
-/// The call of a fact whose value is a `load` of a literal path (nearly
-/// every receipt), as the evaluator makes it.
-fn literal_load<'f>(f: &'f claim_sema::hir::Fact) -> Option<WorldCall<'f>> {
-    use claim_sema::hir::{ExprKind, Lit, WorldFn};
-    match &f.init.kind {
-        ExprKind::World(WorldFn::Load, args) => match args.first().map(|a| &a.kind) {
-            Some(ExprKind::Lit(Lit::Text(path))) => {
-                Some(WorldCall { path, from: f.loc.file, call: claim_syntax::Loc::new(f.loc.file, f.init.span) })
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// [`literal_load`] of each fact that has one.
-fn literal_loads<'f>(facts: &[&'f claim_sema::hir::Fact]) -> Vec<WorldCall<'f>> {
-    facts.iter().filter_map(|f| literal_load(f)).collect()
 }
