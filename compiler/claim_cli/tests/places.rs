@@ -54,6 +54,10 @@ witness a_false_comparison_of_places_fails {
   holds o.inner.n == p.inner.n
 }
 
+witness holds_on_an_int_passes_where_it_evaluates {
+  holds len(o.xs)
+}
+
 witness a_require_of_places_that_holds {
   holds same_n(o.inner, o.inner) == 3
 }
@@ -88,6 +92,8 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
     // A `require` over places shows both operands where it refuses, and
     // passes where it holds.
     assert!(out.contains("PASS a_require_of_places_that_holds"), "{out}");
+    // `holds` on a value that is not a Bool passes where it evaluates (§5).
+    assert!(out.contains("PASS holds_on_an_int_passes_where_it_evaluates"), "{out}");
     let refused = out
         .split("witness `a_require_of_places_shows_its_operands` failed")
         .nth(1)
@@ -95,6 +101,6 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
         .unwrap_or_default();
     assert!(refused.contains("unexpected refusal `Tooth`"), "{out}");
     assert!(refused.contains("left `3` is written here") && refused.contains("right `4` is written here"), "{out}");
-    assert!(out.contains("4/7 PASS, 3 FAIL"), "{out}");
+    assert!(out.contains("5/8 PASS, 3 FAIL"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -86,7 +86,10 @@ fn run_stmts<W: crate::World + ?Sized>(
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
                 Err(Stop::TimedOut) => return timed_out(at),
             },
-            S::Holds(e) => match ev.eval_bool(e, &mut frame, cx) {
+            // `holds e` passes where `e` evaluates without refusing and,
+            // where it is a Bool, is true (§5): a Bool is answered without
+            // making a value, any other is evaluated and kept only if false.
+            S::Holds(e) => match holds(ev, e, &mut frame, cx) {
                 Ok(false) => {
                     let culprit = find_false(ev, e, &mut frame);
                     return Some(report::holds_false(w, at, culprit, texts));
@@ -108,6 +111,20 @@ fn run_stmts<W: crate::World + ?Sized>(
         }
     }
     None
+}
+
+/// Whether `holds e` holds (or why it stopped): see `run_stmts`.
+fn holds<W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    e: &hir::Expr,
+    frame: &mut Frame,
+    cx: &mut Cx,
+) -> Result<bool, Stop> {
+    if e.ty == claim_sema::ty::Ty::Bool {
+        ev.eval_bool(e, frame, cx)
+    } else {
+        ev.eval(e, frame, cx).map(|v| v.as_bool() != Some(false))
+    }
 }
 
 fn frame_set(frame: &mut Frame, slot: hir::Slot, v: crate::value::Value) {
