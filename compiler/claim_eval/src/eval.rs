@@ -353,7 +353,11 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 }
                 Value::list(out)
             }
-            H::Binary(op, kind, l, r) => self.binary(*op, *kind, l, r, frame, cx, loc)?,
+            // Comparisons, `and` and `or` are conditions, answered as such.
+            H::Binary(op, ..) if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => {
+                Value::bool(self.eval_bool(e, frame, cx)?)
+            }
+            H::Binary(op, kind, l, r) => self.arith_expr(*op, *kind, l, r, frame, cx, loc)?,
             H::Not(x) => Value::bool(!self.eval_bool(x, frame, cx)?),
             H::Is(x, p) => {
                 let v = self.eval(x, frame, cx)?;
@@ -424,7 +428,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             H::Binary(op, kind, l, r) if op.is_comparison() => {
                 // The operands are copied only where the trace or the
                 // refusal shows them: most `require`s hold.
-                let (ok, lv, rv) = self.comparison(*op, *kind, l, r, frame, cx)?;
+                let (ok, lv, rv) = self.comparison((*op, *kind), (l, r), frame, cx)?;
                 if ok && cx.trace.is_none() {
                     return Ok(());
                 }
@@ -581,13 +585,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// field was a fifth of a witness's time. A place has no effect and
     /// cannot refuse, and `let` never reuses a slot, so reading the left
     /// one after the right operand ran reads the same value.
-    #[allow(clippy::too_many_arguments)]
     fn comparison(
         &self,
-        op: BinOp,
-        kind: OpKind,
-        l: &hir::Expr,
-        r: &hir::Expr,
+        (op, kind): (BinOp, OpKind),
+        (l, r): (&hir::Expr, &hir::Expr),
         frame: &mut Frame,
         cx: &mut Cx,
     ) -> Eval<(bool, Option<Value>, Option<Value>)> {
@@ -615,7 +616,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// are answered here without making a value for each step.
     pub fn eval_bool(&self, e: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<bool> {
         match &e.kind {
-            H::Binary(op, kind, l, r) if op.is_comparison() => Ok(self.comparison(*op, *kind, l, r, frame, cx)?.0),
+            H::Binary(op, kind, l, r) if op.is_comparison() => Ok(self.comparison((*op, *kind), (l, r), frame, cx)?.0),
             H::Binary(BinOp::And, _, l, r) => Ok(self.eval_bool(l, frame, cx)? && self.eval_bool(r, frame, cx)?),
             H::Binary(BinOp::Or, _, l, r) => Ok(self.eval_bool(l, frame, cx)? || self.eval_bool(r, frame, cx)?),
             H::Not(x) => Ok(!self.eval_bool(x, frame, cx)?),
@@ -623,8 +624,9 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         }
     }
 
+    /// `+ - * / ++` over the values of both operands, left first.
     #[allow(clippy::too_many_arguments)]
-    fn binary(
+    fn arith_expr(
         &self,
         op: BinOp,
         kind: OpKind,
@@ -634,15 +636,6 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         cx: &mut Cx,
         loc: Loc,
     ) -> Eval<Value> {
-        match op {
-            BinOp::And => return Ok(Value::bool(self.eval_bool(l, frame, cx)? && self.eval_bool(r, frame, cx)?)),
-            BinOp::Or => return Ok(Value::bool(self.eval_bool(l, frame, cx)? || self.eval_bool(r, frame, cx)?)),
-            _ => {}
-        }
-        if op.is_comparison() {
-            let (held, _, _) = self.comparison(op, kind, l, r, frame, cx)?;
-            return Ok(Value::bool(held));
-        }
         let lv = self.eval(l, frame, cx)?;
         let rv = self.eval(r, frame, cx)?;
         if op == BinOp::Concat {
