@@ -40,7 +40,7 @@ pub struct Compiled {
     /// hash its name carries, and a reference that shares the declaration's
     /// texts compares by address (the lookup by module, then by name, hashed
     /// and compared both texts at every call).
-    functions: FxHashMap<GlobalName, (Arc<hir::Module>, u32)>,
+    functions: FxHashMap<GlobalName, (Arc<hir::Module>, usize)>,
     /// What reads what: `(reader, read)`, readers being functions, facts,
     /// and witnesses and frontiers (named `witness w`, `frontier f`); per
     /// module, in module order, possibly repeated (the graph sorts it).
@@ -52,7 +52,7 @@ pub struct Compiled {
 impl Compiled {
     pub fn function(&self, name: &GlobalName) -> Option<&hir::Function> {
         let (hir, i) = self.functions.get(name)?;
-        hir.functions.get(*i as usize)
+        hir.functions.get(*i)
     }
 
     pub fn fact(&self, name: &GlobalName) -> Option<&hir::Fact> {
@@ -114,9 +114,7 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         // shared by two projects may be two modules).
         let module = if *sum.module == ***name { sum.module.clone() } else { Arc::from(name.as_str()) };
         for (f, i) in sum.functions.iter() {
-            if let Ok(i) = u32::try_from(*i) {
-                out.functions.insert(GlobalName::of(module.clone(), f.clone()), (sum.hir.clone(), i));
-            }
+            out.functions.insert(GlobalName::of(module.clone(), f.clone()), (sum.hir.clone(), *i));
         }
         out.items.insert(module, Items { hir: sum.hir.clone(), facts: sum.facts.clone() });
         out.reads.push(sum.reads.clone());

@@ -244,13 +244,18 @@ impl<'a> Checker<'a> {
     }
 
     fn local(&self, name: &str) -> Option<(hir::Slot, Ty)> {
-        self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(_, s, t)| (*s, t.clone()))
+        self.innermost_local(name).map(|(_, s, t)| (*s, t.clone()))
     }
 
     /// [`Self::local`], with the binding's own copy of the name (a use
     /// shares it rather than making one).
     fn local_named(&self, name: &str) -> Option<(hir::Slot, Ty, Arc<str>)> {
-        self.locals.iter().rev().find(|(n, _, _)| &**n == name).map(|(n, s, t)| (*s, t.clone(), n.clone()))
+        self.innermost_local(name).map(|(n, s, t)| (*s, t.clone(), n.clone()))
+    }
+
+    /// The innermost binding of `name`.
+    fn innermost_local(&self, name: &str) -> Option<&(Arc<str>, hir::Slot, Ty)> {
+        self.locals.iter().rev().find(|(n, _, _)| &**n == name)
     }
 
     /// Checks that a refusal code is declared: here, in the standard
