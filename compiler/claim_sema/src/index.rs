@@ -39,6 +39,9 @@ pub struct ItemIndex {
     pub entries: BTreeMap<Arc<str>, IndexEntry>,
     /// Refusal codes (program-global), with where they are declared.
     pub refusals: Vec<(Arc<str>, Loc)>,
+    /// The positions of items named like an earlier one (E0105), in
+    /// order: the signatures skip them without looking each name up.
+    pub duplicates: Vec<u32>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -72,6 +75,7 @@ impl ItemIndex {
                         .with_secondary(Loc::new(file, prev.span), "first declared here")
                         .with_help("types, facts and functions share one namespace per module; rename one of them"),
                 );
+                self.duplicates.push(i as u32);
                 continue;
             }
             self.entries.insert(key, IndexEntry { tag, span: name.span, item: i as u32 });

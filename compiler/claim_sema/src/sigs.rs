@@ -196,7 +196,7 @@ impl ModuleSigs {
                 continue;
             };
             // Only the first of two same-named items gets a signature.
-            if index.entries.get(name.name.as_str()).is_some_and(|e| e.item as usize != i) {
+            if index.duplicates.binary_search(&(i as u32)).is_ok() {
                 continue;
             }
             let key: Arc<str> = name.name.as_str().into();
