@@ -46,7 +46,11 @@ impl Scope {
         let module_name: Arc<str> = file.module(db).as_str().into();
         let fid = file.file_id(db);
         let mut scope = Scope::default();
-        for (name, e) in &item_index(db, file).entries {
+        let entries = &item_index(db, file).entries;
+        // The module's own names and, usually, a few imported ones: sized
+        // once rather than rehashed at each doubling.
+        scope.names.reserve(entries.len() + 8);
+        for (name, e) in entries {
             scope.names.insert(
                 name.clone(),
                 ScopeName {

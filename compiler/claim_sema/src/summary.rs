@@ -87,7 +87,9 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
     let checked = check_module(db, program, file);
     diagnostics.extend(checked.diagnostics.iter().cloned());
 
-    let mut read_here: FxHashSet<&GlobalName> = FxHashSet::default();
+    // At most the module's own facts and functions: sized once.
+    let own = checked.hir.facts.len() + checked.hir.functions.len();
+    let mut read_here: FxHashSet<&GlobalName> = FxHashSet::with_capacity_and_hasher(own, Default::default());
     let mut elsewhere: FxHashSet<&GlobalName> = FxHashSet::default();
     let mut graph: NameGraph<GlobalName> = NameGraph::default();
     for (from, to, _) in checked.edges.iter() {
