@@ -49,6 +49,15 @@ pub fn module_names(db: &dyn Db, program: Program, file: SourceFile) -> ModuleNa
     }
 }
 
+/// Whether any key of the modules' lists comes twice: one pass through a
+/// set sized once (the merge is serial, and sorting a large program's tens
+/// of thousands of witness keys to compare neighbours was a third of it).
+fn repeats<'k>(lists: impl Iterator<Item = &'k [u64]> + Clone) -> bool {
+    let n = lists.clone().map(<[u64]>::len).sum();
+    let mut seen: FxHashSet<u64> = FxHashSet::with_capacity_and_hasher(n, Default::default());
+    lists.flatten().any(|k| !seen.insert(*k))
+}
+
 /// What the program-wide checks found, by name only.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct ProgramNames {
@@ -76,12 +85,8 @@ pub fn program_names(db: &dyn Db, program: Program) -> ProgramNames {
             imports.edge(name, target);
         }
     }
-    let repeats = |keys: &mut Vec<u64>| {
-        keys.sort_unstable();
-        keys.windows(2).any(|w| w[0] == w[1])
-    };
-    let mut witnesses: Vec<u64> = all.iter().flat_map(|(_, m)| m.witness_keys.iter().copied()).collect();
-    let mut frontiers: Vec<u64> = all.iter().flat_map(|(_, m)| m.frontier_keys.iter().copied()).collect();
+    let witnesses = all.iter().map(|(_, m)| &m.witness_keys[..]);
+    let frontiers = all.iter().map(|(_, m)| &m.frontier_keys[..]);
     let read_elsewhere: FxHashSet<&GlobalName> = all.iter().flat_map(|(_, m)| m.reads_elsewhere.iter()).collect();
     let refused: FxHashSet<&Arc<str>> = all.iter().flat_map(|(_, m)| m.refused.iter()).collect();
     let mut declared_in_std: FxHashSet<&Arc<str>> = FxHashSet::default();
@@ -99,7 +104,7 @@ pub fn program_names(db: &dyn Db, program: Program) -> ProgramNames {
     never_refused.dedup();
     ProgramNames {
         import_cycles: imports.cycles(),
-        names_repeat: repeats(&mut witnesses) || repeats(&mut frontiers),
+        names_repeat: repeats(witnesses) || repeats(frontiers),
         unread,
         never_refused,
     }
