@@ -2,6 +2,7 @@
 //! facts loaded, each under the name a reader should see.
 
 use claim_syntax::FileId;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 /// Cloned whenever a report is rendered, so every file is shared: a clone
@@ -20,11 +21,14 @@ struct SourceText {
     /// of a run (tens of thousands of JSON receipts) are never shown.
     /// Offsets fit `u32`: no file over the load limits is read.
     lines: std::sync::OnceLock<Box<[u32]>>,
+    /// Whether a line was asked of it before: the first question is
+    /// answered by counting (see `line_col`), the second builds the index.
+    asked: std::sync::atomic::AtomicBool,
 }
 
 impl SourceText {
     fn new(name: String, text: Arc<str>) -> SourceText {
-        SourceText { name, text, lines: std::sync::OnceLock::new() }
+        SourceText { name, text, lines: std::sync::OnceLock::new(), asked: Default::default() }
     }
 
     fn lines(&self) -> &[u32] {
@@ -73,17 +77,60 @@ impl Sources {
         while off > 0 && !text.is_char_boundary(off) {
             off -= 1;
         }
-        let starts = self.files.get(id.0 as usize).map(|f| f.lines()).unwrap_or(&[0]);
-        let line = starts.partition_point(|s| *s as usize <= off).max(1);
-        let start = (starts.get(line - 1).copied().unwrap_or(0) as usize).min(off);
+        let file = self.files.get(id.0 as usize);
+        let first = file.is_some_and(|f| f.lines.get().is_none() && !f.asked.swap(true, Ordering::Relaxed));
+        let (line, start) = if first {
+            // Asked once, a file is counted up to the offset (a comparison
+            // a byte, in vector registers) rather than indexed: a report
+            // naming one line of each of 1,000 modules (their open
+            // frontiers) spent more building the indexes, on its one
+            // thread, than it used of them.
+            let before = &text.as_bytes()[..off];
+            (newlines(before) + 1, memchr::memrchr(b'\n', before).map_or(0, |i| i + 1))
+        } else {
+            let starts = file.map(|f| f.lines()).unwrap_or(&[0]);
+            let line = starts.partition_point(|s| *s as usize <= off).max(1);
+            (line, (starts.get(line - 1).copied().unwrap_or(0) as usize).min(off))
+        };
         let col = text[start..off].chars().count() + 1;
         (line, col)
     }
 }
 
+/// The newlines in `bytes`, 32 bytes a step: a fixed-size chunk summed
+/// into a byte is what the compiler turns into vector compares (a plain
+/// `filter().count()` stayed a byte at a time).
+fn newlines(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(32);
+    let mut n = 0;
+    for chunk in &mut chunks {
+        n += usize::from(chunk.iter().fold(0u8, |a, &b| a + u8::from(b == b'\n')));
+    }
+    n + chunks.remainder().iter().filter(|&&b| b == b'\n').count()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first question of a file (counted) and later ones (indexed)
+    /// answer alike, at every offset.
+    #[test]
+    fn counting_and_indexing_agree() {
+        // Lines of every length around the 32-byte steps, some with a
+        // two-byte character.
+        let text: String = (0..40).map(|n| format!("{}\u{e9}{}\n", "x".repeat(n), "y".repeat(n % 7))).collect();
+        let text = text.as_str();
+        let mut indexed = Sources::new();
+        let id = indexed.add("a", text);
+        for off in 0..=text.len() as u32 + 2 {
+            let mut fresh = Sources::new();
+            let fid = fresh.add("a", text);
+            let counted = fresh.line_col(fid, off);
+            assert_eq!(counted, indexed.line_col(id, off), "offset {off}");
+            assert_eq!(counted, fresh.line_col(fid, off), "offset {off}, asked again");
+        }
+    }
 
     #[test]
     fn line_and_column_count_characters_from_one() {
