@@ -60,11 +60,10 @@ impl CliDb {
     /// For a run that will not run again, once its facts are evaluated:
     /// drops the record of the world's reads (kept to redo one that
     /// changed) and the world's caches. Facts keep their values.
-    pub fn forget_reads(&self) {
-        if let Ok(mut reads) = self.reads.lock() {
-            *reads = HashMap::default();
-        }
-        self.world.forget_reads();
+    /// Returns what it took, to be freed by the caller.
+    pub fn forget_reads(&self) -> crate::world::Forgotten {
+        let reads = self.reads.lock().map(|mut r| std::mem::take(&mut *r)).unwrap_or_default();
+        Box::new((reads, self.world.forget_reads()))
     }
 
     pub fn new(world: FsWorld) -> CliDb {

@@ -30,6 +30,9 @@ type Cache<T> = Mutex<HashMap<OsString, Result<T, Vec<Diagnostic>>>>;
 /// A receipt read ahead: where its path led, and its text's id in the sources.
 type ReadAhead = (Target, FileId);
 
+/// What a world forgot (`FsWorld::forget_reads`), still to be freed.
+pub type Forgotten = Box<dyn Send>;
+
 pub struct FsWorld {
     root: PathBuf,
     /// Canonical root, for the symlink check.
@@ -165,19 +168,22 @@ impl FsWorld {
     /// read, their digests) but the sources: for a run whose facts are all
     /// evaluated and that will not read again. A read after this reads the
     /// file again.
-    pub fn forget_reads(&self) {
-        fn clear<T: Default>(m: &Mutex<T>) {
-            if let Ok(mut m) = m.lock() {
-                *m = T::default();
-            }
+    /// Returns what it took, for the caller to free where it costs least
+    /// (tens of thousands of paths: freed on the one thread between the
+    /// facts and the witnesses, they held the other core idle).
+    pub fn forget_reads(&self) -> Forgotten {
+        fn take<T: Default>(m: &Mutex<T>) -> T {
+            m.lock().map(|mut m| std::mem::take(&mut *m)).unwrap_or_default()
         }
-        clear(&self.json_cache);
-        clear(&self.hash_cache);
-        clear(&self.tree_cache);
-        clear(&self.real_dirs);
-        clear(&self.resolved);
-        clear(&self.ahead);
-        clear(&self.listed);
+        Box::new((
+            take(&self.json_cache),
+            take(&self.hash_cache),
+            take(&self.tree_cache),
+            take(&self.real_dirs),
+            take(&self.resolved),
+            take(&self.ahead),
+            take(&self.listed),
+        ))
     }
 
     fn err(call: &WorldCall<'_>, code: &'static str, message: String, label: &str) -> Vec<Diagnostic> {
