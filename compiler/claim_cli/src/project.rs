@@ -131,9 +131,9 @@ const WAITING_FOLDER: std::time::Duration = std::time::Duration::from_micros(60)
 /// `list` of each folder of a level, in order, on `jobs` threads — or, for
 /// a large level whose first folders waited for the disk (a corpus the
 /// host has evicted from memory), on more: listing is a read a folder, and
-/// two threads kept only two reads waiting at a time (a corpus of 2,000
-/// receipt folders read cold: 171–187 ms to load on two threads, 92–111 on
-/// eight).
+/// two threads kept only two reads waiting at a time (the 1,000-module
+/// benchmark corpus from a dropped page cache: its load took 144–152 ms,
+/// and 81–92 ms with the rest of its 2,000 folders listed on sixteen).
 fn list_level<R: Send>(level: &[PathBuf], jobs: usize, list: impl Fn(&PathBuf) -> R + Sync) -> Vec<R> {
     if level.len() < 4 * SAMPLE_FOLDERS {
         return crate::par::map(level, jobs, list);
@@ -142,7 +142,8 @@ fn list_level<R: Send>(level: &[PathBuf], jobs: usize, list: impl Fn(&PathBuf) -
     let started = std::time::Instant::now();
     let mut out = crate::par::map(sample, jobs, &list);
     let per_folder = started.elapsed() * jobs.max(1) as u32 / SAMPLE_FOLDERS as u32;
-    let threads = if per_folder > WAITING_FOLDER { jobs.max(WAITING_THREADS) } else { jobs };
+    // `--jobs 1` asked for one thread, and gets it.
+    let threads = if jobs > 1 && per_folder > WAITING_FOLDER { jobs.max(WAITING_THREADS) } else { jobs };
     out.extend(crate::par::map(rest, threads, &list));
     out
 }

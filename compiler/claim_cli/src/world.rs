@@ -164,13 +164,13 @@ impl FsWorld {
         self.sources.lock().ok()?.shared_text(file)
     }
 
-    /// Drops what the world remembers of its reads (paths resolved, files
-    /// read, their digests) but the sources: for a run whose facts are all
-    /// evaluated and that will not read again. A read after this reads the
-    /// file again.
-    /// Returns what it took, for the caller to free where it costs least
-    /// (tens of thousands of paths: freed on the one thread between the
-    /// facts and the witnesses, they held the other core idle).
+    /// Takes out what the world remembers of its reads (paths resolved,
+    /// files read, their digests, the folders listed) but the sources: for
+    /// a run whose facts are all evaluated and that will not read again. A
+    /// read after this reads the file again. What it took is returned for
+    /// the caller to free where it costs least (tens of thousands of paths:
+    /// freed on the one thread between the facts and the witnesses, they
+    /// held the other core idle).
     pub fn forget_reads(&self) -> Forgotten {
         fn take<T: Default>(m: &Mutex<T>) -> T {
             m.lock().map(|mut m| std::mem::take(&mut *m)).unwrap_or_default()
