@@ -138,7 +138,7 @@ impl Checker<'_> {
         match segs.as_slice() {
             [one] => {
                 let name = one.name.as_str();
-                if self.local(name).is_some() {
+                if self.innermost_local(name).is_some() {
                     self.not_callable(one.span, &format!("`{name}` is a value and"));
                     return None;
                 }
@@ -179,7 +179,8 @@ impl Checker<'_> {
                 None
             }
             [alias, item]
-                if self.local(&alias.name).is_none() && self.scope.modules.contains_key(alias.name.as_str()) =>
+                if self.innermost_local(&alias.name).is_none()
+                    && self.scope.modules.contains_key(alias.name.as_str()) =>
             {
                 let (module, _) = self.scope.modules.get(alias.name.as_str()).cloned()?;
                 let file = self.module_file(&module)?;

@@ -110,7 +110,7 @@ impl<'a> Checker<'a> {
             A::List(v) => v.iter().all(|x| self.needs_context(x)),
             A::None | A::Refuse { .. } | A::Digest(..) => true,
             A::Some(x) => self.needs_context(x),
-            A::Name(id) => self.local(&id.name).is_none() && !self.scope.names.contains_key(id.name.as_str()),
+            A::Name(id) => self.innermost_local(&id.name).is_none() && !self.scope.names.contains_key(id.name.as_str()),
             A::Record { path, .. } => path.len() == 1 && !self.scope.names.contains_key(path[0].name.as_str()),
             A::If(_, a, b) => self.needs_context(a) && self.needs_context(b),
             A::Match(_, arms) => arms.iter().all(|a| self.needs_context(&a.body)),
@@ -396,7 +396,7 @@ impl<'a> Checker<'a> {
     /// field accesses. `None` where the first name is an ordinary value.
     fn qualified_path(&mut self, segs: &[&ast::Ident], expected: Option<&Ty>) -> Option<hir::Expr> {
         let first = segs[0];
-        if self.local(&first.name).is_some() {
+        if self.innermost_local(&first.name).is_some() {
             return None;
         }
         let (head, used) = if let Some((module, _)) = self.scope.modules.get(first.name.as_str()).cloned() {

@@ -243,17 +243,15 @@ impl<'a> Checker<'a> {
         slot
     }
 
-    fn local(&self, name: &str) -> Option<(hir::Slot, Ty)> {
-        self.innermost_local(name).map(|(_, s, t)| (*s, t.clone()))
-    }
-
-    /// [`Self::local`], with the binding's own copy of the name (a use
-    /// shares it rather than making one).
+    /// The innermost local named `name`: its slot, its type, and the
+    /// binding's own copy of the name (a use shares it rather than making
+    /// one).
     fn local_named(&self, name: &str) -> Option<(hir::Slot, Ty, Arc<str>)> {
         self.innermost_local(name).map(|(n, s, t)| (*s, t.clone(), n.clone()))
     }
 
-    /// The innermost binding of `name`.
+    /// The innermost binding of `name` (whether a name is a local asks
+    /// only this: nothing is copied).
     fn innermost_local(&self, name: &str) -> Option<&(Arc<str>, hir::Slot, Ty)> {
         self.locals.iter().rev().find(|(n, _, _)| &**n == name)
     }
