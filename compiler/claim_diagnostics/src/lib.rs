@@ -3,6 +3,7 @@
 
 pub mod codes;
 pub mod diagnostic;
+mod excerpt;
 pub mod render;
 pub mod sources;
 
