@@ -201,7 +201,7 @@ impl RunState<'_> {
             if path.extension().is_some_and(|x| x == "claim") {
                 let module = crate::project::module_name(&canon_root, &canon);
                 let Some(file) = l.program.modules(db).get(&module).copied() else { return false };
-                let Ok(text) = std::fs::read_to_string(path) else { return false };
+                let Ok(text) = crate::utf8::read_to_string(path) else { return false };
                 let uses = |t: &str| -> Vec<String> {
                     claim_syntax::parse_module(t)
                         .module

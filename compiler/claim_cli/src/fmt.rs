@@ -30,7 +30,7 @@ pub fn command(paths: &[PathBuf], check: bool, color: bool) -> Output {
     let mut changed = 0usize;
     for file in &files {
         let stdin = file.as_os_str() == "-";
-        let text = match read(file, stdin) {
+        let (text, mark) = match read(file, stdin) {
             Ok(t) => t,
             Err(d) => {
                 errors.push(*d);
@@ -59,7 +59,7 @@ pub fn command(paths: &[PathBuf], check: bool, color: bool) -> Output {
             out.stdout.push_str(
                 &diff.unified_diff().context_radius(3).header(&name, &format!("{name} (formatted)")).to_string(),
             );
-        } else if let Err(e) = std::fs::write(file, &formatted) {
+        } else if let Err(e) = std::fs::write(file, [mark, formatted.as_bytes()].concat()) {
             errors.push(crate::project::usage_error(format!("cannot write `{name}`: {e}")));
         } else {
             out.stderr.push_str(&format!("formatted {name}\n"));
@@ -79,7 +79,10 @@ pub fn command(paths: &[PathBuf], check: bool, color: bool) -> Output {
     out
 }
 
-fn read(file: &Path, stdin: bool) -> Result<String, Box<Diagnostic>> {
+/// A file's text, and the byte order mark it began with (written back
+/// before the formatted text: formatting does not change how a file is
+/// marked).
+fn read(file: &Path, stdin: bool) -> Result<(String, &'static [u8]), Box<Diagnostic>> {
     let mut bytes = Vec::new();
     let res = if stdin {
         std::io::stdin().read_to_end(&mut bytes).map(|_| ())
@@ -89,10 +92,11 @@ fn read(file: &Path, stdin: bool) -> Result<String, Box<Diagnostic>> {
     if let Err(e) = res {
         return Err(Box::new(crate::project::usage_error(format!("cannot read `{}`: {e}", display_name(file)))));
     }
-    String::from_utf8(bytes).map_err(|e| {
+    let mark: &'static [u8] = if bytes.starts_with(crate::utf8::BOM) { crate::utf8::BOM } else { b"" };
+    crate::utf8::decode(bytes).map(|text| (text, mark)).map_err(|e| {
         Box::new(
             Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", display_name(file)))
-                .with_note(format!("invalid byte at offset {}", e.utf8_error().valid_up_to())),
+                .with_note(format!("invalid byte at offset {}", e.in_file)),
         )
     })
 }

@@ -20,6 +20,7 @@ pub mod project;
 mod readahead;
 pub mod seeded;
 pub mod stdlib;
+pub mod utf8;
 pub mod watch;
 pub mod world;
 

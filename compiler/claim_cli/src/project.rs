@@ -536,7 +536,7 @@ fn read_module(
             );
             None
         }
-        Fetched::Bytes(bytes) => match String::from_utf8(bytes) {
+        Fetched::Bytes(bytes) => match crate::utf8::decode(bytes) {
             Ok(text) => {
                 // One copy, shared by the compiler and the diagnostics.
                 let text: Arc<str> = text.into();
@@ -545,13 +545,12 @@ fn read_module(
                 Some((text, fid))
             }
             Err(e) => {
-                let offset = e.utf8_error().valid_up_to();
-                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let (lossy, offset) = (e.lossy, e.at);
                 let fid = sources.add(name(), lossy.as_str());
                 let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
                 found.errors.push(
                     Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", name()))
-                        .at(fid, Span::new(offset, end), format!("invalid byte at offset {offset}"))
+                        .at(fid, Span::new(offset, end), format!("invalid byte at offset {}", e.in_file))
                         .with_help("Claim source must be UTF-8 text"),
                 );
                 None

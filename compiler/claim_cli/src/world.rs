@@ -334,7 +334,7 @@ impl FsWorld {
         let Ok(target) = self.resolve_uncached(call) else { return };
         let Ok(Some(bytes)) = self.read_bytes(call, &target, true) else { return };
         // A text that is not UTF-8 is left to the load, which reports it.
-        let Ok(text) = String::from_utf8(bytes) else { return };
+        let Ok(text) = crate::utf8::decode(bytes) else { return };
         let fid = match self.sources.lock() {
             Ok(mut s) => s.add(self.name_of(&target.path), Arc::<str>::from(text)),
             Err(_) => return,
@@ -381,17 +381,17 @@ impl FsWorld {
         let path = &target.path;
         // Validated once; the lossy copy (for showing the file) only where
         // it is not UTF-8.
-        let (text, invalid_at): (Arc<str>, Option<usize>) = match String::from_utf8(bytes) {
+        let (text, invalid_at): (Arc<str>, Option<(usize, usize)>) = match crate::utf8::decode(bytes) {
             Ok(s) => (s.into(), None),
-            Err(e) => (String::from_utf8_lossy(e.as_bytes()).into(), Some(e.utf8_error().valid_up_to())),
+            Err(e) => (e.lossy.into(), Some((e.at, e.in_file))),
         };
         let fid = match self.sources.lock() {
             Ok(mut s) => s.add(self.name_of(path), text.clone()),
             Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
         };
-        if let Some(at) = invalid_at {
+        if let Some((at, in_file)) = invalid_at {
             return Err(vec![Diagnostic::error("E0305", format!("`{}` is not valid UTF-8 JSON", call.path))
-                .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {at}"))
+                .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {in_file}"))
                 .with_secondary(call.call, "loaded here")]);
         }
         Ok((text, fid))

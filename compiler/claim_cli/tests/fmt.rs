@@ -55,3 +55,19 @@ fn fmt_check_rewrite_stdin_and_errors() {
     assert_eq!(std::fs::read_to_string(dir.join("b.claim")).ok().as_deref(), Some("fact x: Int = \n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A file that begins with a byte order mark is formatted as the text after
+/// it, and keeps it.
+#[test]
+fn fmt_keeps_a_byte_order_mark() {
+    let dir = std::env::temp_dir().join(format!("claim-fmt-bom-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("a.claim"), "\u{feff}fact   x :Int=1\n").expect("write");
+    let (code, _, err) = claimc(&["fmt", "a.claim"], &dir);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("a.claim")).ok().as_deref(), Some("\u{feff}fact x: Int = 1\n"));
+    let (code, out, err) = claimc(&["fmt", "--check", "a.claim"], &dir);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -153,3 +153,35 @@ fn text_after_a_document_is_refused_however_the_file_is_read() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A module and a receipt that begin with a UTF-8 byte order mark (as
+/// PowerShell 5 writes them) are read without it: the witness runs, and
+/// places on their first lines count from the character after it.
+#[test]
+fn a_byte_order_mark_is_ignored_where_a_file_begins() {
+    const BOM: &str = "\u{feff}";
+    let main = format!(
+        "{BOM}record Receipt {{ config: Sha256, .. }}\n\
+         fact r: Receipt = load(\"run.json\")\n\
+         witness pinned {{ holds r.config == sha256:{} }}\n",
+        "a".repeat(64)
+    );
+    let pass = format!("{BOM}{{\"config\": \"sha256:{}\"}}\n", "a".repeat(64));
+    let dir = common::project_dir("cli", "bom", &[("main.claim", &main), ("run.json", &pass)]);
+    let (code, out) = common::batch_in(&dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("PASS pinned") && out.contains("1/1 PASS"), "{out}");
+    // The receipt's digest is on its first line: column 12 after the mark.
+    std::fs::write(dir.join("run.json"), format!("{BOM}{{\"config\": \"sha256:{}\"}}\n", "b".repeat(64)))
+        .expect("write");
+    let (code, out) = common::batch_in(&dir);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL pinned") && out.contains("run.json:1:12 "), "{out}");
+    // A mark anywhere else is still refused.
+    std::fs::write(dir.join("run.json"), format!("{{\"config\": {BOM}\"sha256:{}\"}}\n", "a".repeat(64)))
+        .expect("write");
+    let (code, out) = common::batch_in(&dir);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0305]") && !out.contains("PASS pinned"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -119,7 +119,7 @@ fn doc(modules: &[String], stdlib: bool) -> Output {
             out.push_str(&claim_cli::doc::module_markdown(m, src));
             continue;
         }
-        match std::fs::read_to_string(m) {
+        match claim_cli::utf8::read_to_string(std::path::Path::new(m)) {
             Ok(src) => out.push_str(&claim_cli::doc::module_markdown(m, &src)),
             Err(e) => {
                 return Output {

@@ -189,7 +189,7 @@ impl Server {
         let path = path_of(uri).ok_or("not a file URI")?;
         let text = match self.ws.open.get(&path) {
             Some(t) => t.clone(),
-            None => std::fs::read_to_string(&path).map_err(|e| e.to_string())?,
+            None => crate::utf8::read_to_string(&path).map_err(|e| e.to_string())?,
         };
         // A file with syntax errors is left alone; the errors are already
         // published as diagnostics.

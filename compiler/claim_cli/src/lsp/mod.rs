@@ -218,7 +218,7 @@ impl Server {
                     if let Some(path) = path_of(&p.text_document.uri) {
                         self.ws.open.remove(&path);
                         // Back to what is on disk.
-                        if let Ok(text) = std::fs::read_to_string(&path) {
+                        if let Ok(text) = crate::utf8::read_to_string(&path) {
                             if self.ws.set_text(&path, text).is_ok() {
                                 self.ws.open.remove(&path);
                                 self.dirty.insert(path);

@@ -70,7 +70,7 @@ impl Workspace {
         if let Some(t) = self.open.get(path) {
             return Some(t.clone());
         }
-        std::fs::read(path).ok().map(|b| String::from_utf8_lossy(&b).into_owned())
+        std::fs::read(path).ok().map(|b| crate::utf8::decode_lossy(&b))
     }
 
     /// The project holding `path`, loading it (every `.claim` file under
