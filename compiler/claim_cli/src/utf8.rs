@@ -26,7 +26,10 @@ pub struct NotUtf8 {
 /// `bytes` as text, without a leading byte order mark.
 pub fn decode(mut bytes: Vec<u8>) -> Result<String, NotUtf8> {
     let mark = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
-    bytes.drain(..mark);
+    if mark > 0 {
+        // Moves the text down three bytes: only for a file with the mark.
+        bytes.drain(..mark);
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         NotUtf8 { lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(), at, in_file: at + mark }
