@@ -743,6 +743,7 @@ fn report(
                 }
                 None => t.text.clone(),
             };
+            let text = claim_diagnostics::printable(&text);
             let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
         }
     }
@@ -751,7 +752,8 @@ fn report(
         let _ = writeln!(out, "\nopen frontiers:");
         for f in &open {
             let (line, _) = sources.line_col(f.loc.file, f.loc.span.start);
-            let _ = writeln!(out, "  {} ({}:{line}): {}", f.name, sources.name(f.loc.file), f.text);
+            let text = claim_diagnostics::printable(&f.text);
+            let _ = writeln!(out, "  {} ({}:{line}): {text}", f.name, sources.name(f.loc.file));
         }
     }
     let passed = reports.iter().filter(|r| r.passed()).count();

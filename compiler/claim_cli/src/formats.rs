@@ -199,7 +199,7 @@ fn junit(r: &RunReport<'_>) -> String {
                     let _ = writeln!(
                         out,
                         ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
-                        xml(&d.message),
+                        xml(&claim_diagnostics::printable(&d.message)),
                         d.code,
                         xml(&plain(d))
                     );
@@ -404,7 +404,8 @@ fn markdown(r: &RunReport<'_>) -> String {
         out.push_str("### Open frontiers\n\n");
         for f in open {
             let (line, _) = r.sources.line_col(f.loc.file, f.loc.span.start);
-            let _ = writeln!(out, "- `{}` ({}:{line}): {}", f.name, r.sources.name(f.loc.file), f.text);
+            let text = claim_diagnostics::printable(&f.text);
+            let _ = writeln!(out, "- `{}` ({}:{line}): {text}", f.name, r.sources.name(f.loc.file));
         }
         out.push('\n');
     }

@@ -27,14 +27,24 @@ const CONTEXT: usize = 48;
 /// What stands for the part of a long line not shown.
 const ELLIPSIS: &str = "…";
 
-/// The character a line-breaking character other than `\n` is shown as:
-/// one of the same length in UTF-8, so offsets and columns stay put. A
-/// `\r` before `\n` is kept (`\r\n` is one break everywhere).
+/// The character a line-breaking character other than `\n` is shown as,
+/// and any other character `printable` escapes in a message (a control
+/// character, a change of direction): one of the same length in UTF-8, so
+/// offsets and columns stay put. A tab and `\n` are shown as they are, and
+/// a `\r` before `\n` is kept (`\r\n` is one break everywhere).
 fn stand_in(c: char) -> Option<char> {
     match c {
+        '\n' | '\t' => None,
         '\r' | '\u{0B}' | '\u{0C}' => Some(' '),
         '\u{85}' => Some('\u{B6}'),                  // `¶`, two bytes as U+0085
         '\u{2028}' | '\u{2029}' => Some('\u{23CE}'), // `⏎`, three bytes as U+2028
+        // An escape sequence or a direction override would act on the
+        // terminal or reorder the line as printed.
+        c if crate::printable::hidden(c) => Some(match c.len_utf8() {
+            1 => '?',
+            2 => '\u{BF}', // `¿`
+            _ => '\u{FFFD}',
+        }),
         _ => None,
     }
 }
@@ -43,10 +53,9 @@ fn stand_in(c: char) -> Option<char> {
 /// character of the same length; borrowed where there is none.
 pub(crate) fn shown(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
-    // The bytes each of those characters begins or ends with: most texts
-    // have none, and are lent as they are.
-    let maybe =
-        memchr::memchr3(b'\r', 0x0B, 0x0C, bytes).is_some() || memchr::memchr3(0x85, 0xA8, 0xA9, bytes).is_some();
+    // Printable ASCII, tabs and newlines need nothing: most texts are
+    // lent as they are.
+    let maybe = bytes.iter().any(|&b| (b < 0x20 && b != b'\n' && b != b'\t') || b >= 0x7F);
     if !maybe {
         return Cow::Borrowed(text);
     }
@@ -192,7 +201,12 @@ mod tests {
         assert_eq!(s, "a b\r\nc d e\u{B6}f\u{23CE}g\u{23CE}h\n");
         assert_eq!(s.len(), text.len());
         assert_eq!(s.chars().count(), text.chars().count());
-        assert!(matches!(shown("plain\nlines\n"), Cow::Borrowed(_)));
+        assert!(matches!(shown("plain\nlines\twith tabs\n"), Cow::Borrowed(_)));
+        // Escape sequences, other controls and direction overrides.
+        let text = "a\u{1b}[2J\u{7f}\u{9b}\u{202e}b\u{0}\n";
+        let s = shown(text);
+        assert_eq!(s, "a?[2J?\u{BF}\u{FFFD}b?\n");
+        assert_eq!((s.len(), s.chars().count()), (text.len(), text.chars().count()));
         // Bytes those characters share with others (`…` ends in 0xA6,
         // `©` in 0xA9) change nothing.
         assert_eq!(shown("\u{a9} \u{2026} \u{e8}"), "\u{a9} \u{2026} \u{e8}");

@@ -4,9 +4,11 @@
 pub mod codes;
 pub mod diagnostic;
 mod excerpt;
+pub mod printable;
 pub mod render;
 pub mod sources;
 
 pub use diagnostic::{and_list, did_you_mean, Diagnostic, Label, Severity};
+pub use printable::printable;
 pub use render::{render_human, HumanRenderer};
 pub use sources::Sources;

@@ -15,6 +15,7 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::excerpt::{self, Window};
+use crate::printable::printable;
 use crate::sources::Sources;
 use ariadne::{Color, Config, IndexType, Label, Report, ReportKind};
 use claim_syntax::{FileId, Loc};
@@ -27,7 +28,27 @@ pub fn render_human(d: &Diagnostic, sources: &Sources, color: bool) -> String {
     HumanRenderer::new(sources, color).render(d)
 }
 
-type Fetch<'s> = Box<dyn FnMut(&String) -> Result<Cow<'s, str>, String> + 's>;
+/// A file as ariadne knows it: by its id, shown by its name (escaped as
+/// messages are: a file name may hold a line break too).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key<'s> {
+    file: FileId,
+    name: &'s str,
+}
+
+impl std::fmt::Display for Key<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&printable(self.name))
+    }
+}
+
+impl std::fmt::Debug for Key<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+type Fetch<'s> = Box<dyn FnMut(&Key<'s>) -> Result<Cow<'s, str>, String> + 's>;
 
 /// Bytes between the character counts kept for a file: an offset costs a
 /// count of at most this many bytes (the counts take a 128th of the file).
@@ -40,7 +61,7 @@ const CHAR_BLOCK: usize = 512;
 pub struct HumanRenderer<'s> {
     sources: &'s Sources,
     color: bool,
-    cache: ariadne::FnCache<String, Fetch<'s>, Cow<'s, str>>,
+    cache: ariadne::FnCache<Key<'s>, Fetch<'s>, Cow<'s, str>>,
     /// For each file a label pointed into: the characters before every
     /// `CHAR_BLOCK` bytes, and before its end.
     chars: Vec<Option<Box<[u32]>>>,
@@ -87,11 +108,10 @@ impl<'s> HumanRenderer<'s> {
             render_with(d, sources, self.color, &mut self.cache, &ranges)
         } else {
             let mut fetch_file = fetch(sources);
-            let cache =
-                ariadne::FnCache::new(|name: &String| match windows.iter().find(|(f, _)| sources.name(*f) == name) {
-                    Some((_, w)) => Ok(Cow::Borrowed(w.text.as_str())),
-                    None => fetch_file(name),
-                });
+            let cache = ariadne::FnCache::new(|key: &Key<'s>| match windows.iter().find(|(f, _)| *f == key.file) {
+                Some((_, w)) => Ok(Cow::Borrowed(w.text.as_str())),
+                None => fetch_file(key),
+            });
             render_with(d, sources, self.color, cache, &ranges)
         };
         true_headers(text, d, sources)
@@ -134,13 +154,7 @@ fn count_chars(bytes: &[u8]) -> usize {
 
 /// Ariadne's source for a file: its text as `excerpt::shown` shows it.
 fn fetch(sources: &Sources) -> Fetch<'_> {
-    Box::new(move |name: &String| {
-        sources
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| excerpt::shown(t))
-            .ok_or_else(|| format!("no source `{name}`"))
-    })
+    Box::new(move |key: &Key<'_>| Ok(excerpt::shown(sources.text(key.file))))
 }
 
 /// A label's byte range in its file, kept inside the text and on
@@ -181,11 +195,10 @@ fn shown_line(sources: &Sources, file: FileId, at: usize) -> usize {
 }
 
 /// The rendered text with each group's header (`╭─[ name:line:column ]`)
-/// naming where its first label is. Ariadne names the primary label's
-/// place for every group in the primary's file, and for a group in another
-/// file takes the label's offset in characters for one in bytes: past any
-/// non-ASCII text (or the `…` of an excerpt) it named another line and
-/// column. The place is the one every other output gives.
+/// naming where its first label is, as every other output gives it.
+/// Ariadne names the primary label's place for every group in the
+/// primary's file, and counts columns in the text it was given: in an
+/// excerpt, from the `…` that stands for the start of a long line.
 fn true_headers(text: String, d: &Diagnostic, sources: &Sources) -> String {
     let starts = group_starts(d, sources);
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -201,7 +214,7 @@ fn true_headers(text: String, d: &Diagnostic, sources: &Sources) -> String {
             out.push_str(line);
             continue;
         };
-        let prefix = format!(" {}:", sources.name(loc.file));
+        let prefix = format!(" {}:", printable(sources.name(loc.file)));
         let fixed = line.find(&prefix).and_then(|at| {
             let rest = &line[at + prefix.len()..];
             let end = rest.find(' ')?;
@@ -231,11 +244,11 @@ fn is_header(line: &str) -> bool {
 }
 
 /// `ranges`: each label's, in characters, the primary's first.
-fn render_with(
+fn render_with<'s>(
     d: &Diagnostic,
-    sources: &Sources,
+    sources: &'s Sources,
     color: bool,
-    cache: impl ariadne::Cache<String>,
+    cache: impl ariadne::Cache<Key<'s>>,
     ranges: &[Range<usize>],
 ) -> String {
     let Some(primary) = &d.primary else {
@@ -245,32 +258,32 @@ fn render_with(
         Severity::Error => ReportKind::Error,
         Severity::Warning => ReportKind::Warning,
     };
-    let name = |loc: &Loc| sources.name(loc.file).to_string();
+    let name = |loc: &Loc| Key { file: loc.file, name: sources.name(loc.file) };
     let at = |i: usize| ranges.get(i).cloned().unwrap_or(0..0);
     let config = Config::default().with_index_type(IndexType::Char).with_color(color);
     let mut report = Report::build(kind, (name(&primary.loc), at(0)))
         .with_config(config)
         .with_code(d.code)
-        .with_message(&d.message)
+        .with_message(printable(&d.message))
         .with_label(
             Label::new((name(&primary.loc), at(0)))
-                .with_message(&primary.message)
+                .with_message(printable(&primary.message))
                 .with_color(if d.severity == Severity::Error { Color::Red } else { Color::Yellow })
                 .with_order(0),
         );
     for (i, s) in d.secondary.iter().enumerate() {
         report = report.with_label(
             Label::new((name(&s.loc), at(i + 1)))
-                .with_message(&s.message)
+                .with_message(printable(&s.message))
                 .with_color(Color::Blue)
                 .with_order(i as i32 + 1),
         );
     }
     for n in &d.notes {
-        report = report.with_note(n);
+        report = report.with_note(printable(n));
     }
     if let Some(h) = &d.help {
-        report = report.with_help(h);
+        report = report.with_help(printable(h));
     }
     let mut out = Vec::new();
     if report.finish().write(cache, &mut out).is_err() {
@@ -287,12 +300,12 @@ fn render_plain(d: &Diagnostic) -> String {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    let mut s = format!("{kind}[{}]: {}\n", d.code, d.message);
+    let mut s = format!("{kind}[{}]: {}\n", d.code, printable(&d.message));
     for n in &d.notes {
-        s.push_str(&format!("  = note: {n}\n"));
+        s.push_str(&format!("  = note: {}\n", printable(n)));
     }
     if let Some(h) = &d.help {
-        s.push_str(&format!("  = help: {h}\n"));
+        s.push_str(&format!("  = help: {}\n", printable(h)));
     }
     s
 }
