@@ -1,6 +1,7 @@
 //! The human renderer never panics, names each diagnostic's primary place
-//! in its first header as every other output does, and prints an amount of
-//! text that grows with the labels, not with the files: arbitrary texts
+//! in its first header as every other output does, prints an amount of
+//! text that grows with the labels, not with the files, and (without
+//! colour) no control or direction character but line feeds: arbitrary texts
 //! (made long by repetition, with any line breaks and characters) and
 //! labels anywhere in them, in one file or two.
 #![no_main]
@@ -31,15 +32,23 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut specs = specs.chunks_exact(5);
     let Some(first) = specs.next() else { return };
-    let mut d = Diagnostic::error("E0401", "`holds` is false").at_loc(loc(first), "here");
+    // Messages carry a piece of the texts, as a refusal's carries values.
+    let piece = |i: usize| String::from_utf8_lossy(&text[i.min(text.len())..(i + 24).min(text.len())]).into_owned();
+    let mut d = Diagnostic::error("E0401", format!("`holds` is false: {}", piece(0))).at_loc(loc(first), "here");
     for (i, spec) in specs.enumerate() {
-        d = d.with_secondary(loc(spec), format!("label {i}"));
+        d = d.with_secondary(loc(spec), format!("label {i}: {}", piece(24 * i)));
     }
     if flags & 2 != 0 {
         d = d.with_note("a note").with_help("some help");
     }
-    let out = render_human(&d, &sources, flags & 1 != 0);
+    let color = flags & 1 != 0;
+    let out = render_human(&d, &sources, color);
     assert!(out.len() < 64 * 1024, "{} bytes for {labels} labels", out.len());
+    // Without colour, nothing in the output acts on a terminal.
+    if !color {
+        let hidden = out.chars().find(|&c| claim_diagnostics::printable::hidden(c) && c != '\n');
+        assert!(hidden.is_none(), "{hidden:?} in\n{out}");
+    }
     if let Some(primary) = &d.primary {
         let text = sources.text(primary.loc.file);
         let mut at = (primary.loc.span.start as usize).min(text.len());

@@ -54,8 +54,10 @@ fn stand_in(c: char) -> Option<char> {
 pub(crate) fn shown(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     // Printable ASCII, tabs and newlines need nothing: most texts are
-    // lent as they are.
-    let maybe = bytes.iter().any(|&b| (b < 0x20 && b != b'\n' && b != b'\t') || b >= 0x7F);
+    // lent as they are. (Tested 64 bytes at a time without stopping early,
+    // which the compiler turns into vector compares.)
+    let needs = |b: u8| u8::from((b < 0x20 && b != b'\n' && b != b'\t') || b >= 0x7F);
+    let maybe = bytes.chunks(64).any(|c| c.iter().fold(0u8, |a, &b| a | needs(b)) != 0);
     if !maybe {
         return Cow::Borrowed(text);
     }
@@ -127,10 +129,12 @@ fn ceil_char(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// The excerpt of `text` (already [`shown`]) for labels pointing at
-/// `points` (byte offsets on character boundaries): every line a point is
-/// on, a long one in parts around its points, the lines between left empty
-/// and the text after the last of them left out.
+/// The excerpt of `text` for labels pointing at `points` (byte offsets on
+/// character boundaries): every line a point is on, [`shown`], a long one
+/// in parts around its points; the lines between left empty and the text
+/// after the last of them left out. (Only what is kept is shown: a file
+/// with thousands of diagnostics on one long line is not read whole for
+/// each.)
 pub(crate) fn window(text: &str, points: &[usize]) -> Window {
     let bytes = text.as_bytes();
     let mut points: Vec<usize> = points.iter().map(|&p| floor_char(text, p.min(text.len()))).collect();
@@ -151,7 +155,7 @@ pub(crate) fn window(text: &str, points: &[usize]) -> Window {
         out.extend(std::iter::repeat_n('\n', skipped));
         let out_start = out.len();
         if end - start <= LONG_LINE {
-            out.push_str(&text[start..end]);
+            out.push_str(&shown(&text[start..end]));
             moved.extend(on_line.iter().map(|&p| (p, out_start + (p - start))));
         } else {
             let mut parts: Vec<(usize, usize)> = Vec::new();
@@ -171,7 +175,7 @@ pub(crate) fn window(text: &str, points: &[usize]) -> Window {
                     out.push_str(ELLIPSIS);
                 }
                 let at = out.len();
-                out.push_str(&text[from..to]);
+                out.push_str(&shown(&text[from..to]));
                 moved.extend(on_line.iter().filter(|&&p| from <= p && p <= to).map(|&p| (p, at + (p - from))));
                 shown_to = to;
             }

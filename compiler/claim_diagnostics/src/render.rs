@@ -86,10 +86,8 @@ impl<'s> HumanRenderer<'s> {
             }
         }
         long.retain(|(f, points)| excerpt::needs_window(sources.text(*f), points));
-        let windows: Vec<(FileId, Window)> = long
-            .into_iter()
-            .map(|(f, points)| (f, excerpt::window(&excerpt::shown(sources.text(f)), &points)))
-            .collect();
+        let windows: Vec<(FileId, Window)> =
+            long.into_iter().map(|(f, points)| (f, excerpt::window(sources.text(f), &points))).collect();
         let window_of = |file: FileId| windows.iter().find(|(f, _)| *f == file).map(|(_, w)| w);
         let ranges: Vec<Range<usize>> = labels
             .iter()
@@ -114,7 +112,48 @@ impl<'s> HumanRenderer<'s> {
             });
             render_with(d, sources, self.color, cache, &ranges)
         };
-        true_headers(text, d, sources)
+        self.true_headers(text, d)
+    }
+
+    /// The rendered text with each group's header (`╭─[ name:line:column ]`)
+    /// naming where its first label is, as every other output gives it.
+    /// Ariadne names the primary label's place for every group in the
+    /// primary's file, and counts columns in the text it was given: in an
+    /// excerpt, from the `…` that stands for the start of a long line.
+    fn true_headers(&mut self, text: String, d: &Diagnostic) -> String {
+        let sources = self.sources;
+        let starts = group_starts(d, sources);
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let headers: Vec<usize> = (0..lines.len()).filter(|&i| is_header(lines[i])).collect();
+        if headers.len() != starts.len() {
+            // Not the groups this renderer knows: left as ariadne wrote them.
+            return text;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut next = headers.iter().zip(&starts).peekable();
+        for (i, line) in lines.iter().enumerate() {
+            let Some((_, loc)) = next.next_if(|(h, _)| **h == i) else {
+                out.push_str(line);
+                continue;
+            };
+            let prefix = format!(" {}:", printable(sources.name(loc.file)));
+            let fixed = line.find(&prefix).and_then(|at| {
+                let rest = &line[at + prefix.len()..];
+                let end = rest.find(' ')?;
+                let (l, c) = self.line_col(loc.file, loc.span.start as usize);
+                Some(format!("{}{prefix}{l}:{c}{}", &line[..at], &rest[end..]))
+            });
+            out.push_str(fixed.as_deref().unwrap_or(line));
+        }
+        out
+    }
+
+    /// The line and column (from 1, in characters) of a byte offset, as
+    /// `Sources::line_col` gives them, the column counted from this
+    /// renderer's index of the file's characters.
+    fn line_col(&mut self, file: FileId, at: usize) -> (usize, usize) {
+        let (line, start, at) = self.sources.line_start(file, at as u32);
+        (line, self.char_offset(file, at) - self.char_offset(file, start) + 1)
     }
 
     /// The characters before byte `at` (a character boundary) of a file.
@@ -186,44 +225,12 @@ fn group_starts(d: &Diagnostic, sources: &Sources) -> Vec<Loc> {
 /// with its break, and none begins after the last).
 fn shown_line(sources: &Sources, file: FileId, at: usize) -> usize {
     let text = sources.text(file);
-    let line = sources.line_col(file, at as u32).0;
+    let line = sources.line_start(file, at as u32).0;
     if at >= text.len() && text.ends_with('\n') {
         line.saturating_sub(1).max(1)
     } else {
         line
     }
-}
-
-/// The rendered text with each group's header (`╭─[ name:line:column ]`)
-/// naming where its first label is, as every other output gives it.
-/// Ariadne names the primary label's place for every group in the
-/// primary's file, and counts columns in the text it was given: in an
-/// excerpt, from the `…` that stands for the start of a long line.
-fn true_headers(text: String, d: &Diagnostic, sources: &Sources) -> String {
-    let starts = group_starts(d, sources);
-    let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let headers: Vec<usize> = (0..lines.len()).filter(|&i| is_header(lines[i])).collect();
-    if headers.len() != starts.len() {
-        // Not the groups this renderer knows: left as ariadne wrote them.
-        return text;
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut next = headers.iter().zip(&starts).peekable();
-    for (i, line) in lines.iter().enumerate() {
-        let Some((_, loc)) = next.next_if(|(h, _)| **h == i) else {
-            out.push_str(line);
-            continue;
-        };
-        let prefix = format!(" {}:", printable(sources.name(loc.file)));
-        let fixed = line.find(&prefix).and_then(|at| {
-            let rest = &line[at + prefix.len()..];
-            let end = rest.find(' ')?;
-            let (l, c) = sources.line_col(loc.file, loc.span.start);
-            Some(format!("{}{prefix}{l}:{c}{}", &line[..at], &rest[end..]))
-        });
-        out.push_str(fixed.as_deref().unwrap_or(line));
-    }
-    out
 }
 
 /// Whether a rendered line is a group's header: `╭─[` or `├─[` after the

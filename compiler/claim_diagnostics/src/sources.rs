@@ -72,6 +72,15 @@ impl Sources {
     }
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, id: FileId, offset: u32) -> (usize, usize) {
+        let (line, start, off) = self.line_start(id, offset);
+        (line, self.text(id)[start..off].chars().count() + 1)
+    }
+
+    /// The 1-based line of a byte offset, where that line starts, and the
+    /// offset kept inside the text and on a character boundary. (Counting
+    /// a long line's characters is left to the caller: the renderer counts
+    /// them from an index of its own.)
+    pub fn line_start(&self, id: FileId, offset: u32) -> (usize, usize, usize) {
         let text = self.text(id);
         let mut off = (offset as usize).min(text.len());
         while off > 0 && !text.is_char_boundary(off) {
@@ -92,8 +101,7 @@ impl Sources {
             let line = starts.partition_point(|s| *s as usize <= off).max(1);
             (line, (starts.get(line - 1).copied().unwrap_or(0) as usize).min(off))
         };
-        let col = text[start..off].chars().count() + 1;
-        (line, col)
+        (line, start, off)
     }
 }
 
