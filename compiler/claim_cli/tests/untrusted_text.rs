@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::process::Command;
-
 /// A receipt whose name carries a workflow command on a line of its own,
 /// a screen-clearing escape, a terminal hyperlink and a right-to-left
 /// override; a refusal and a frontier that print it.
@@ -26,20 +24,6 @@ frontier f { "gap\n::warning::from a literal\u{1b}[2J" }
     common::project_dir("untrusted", tag, &[("main.claim", main), ("r.json", receipt)])
 }
 
-fn run(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
-        .args(["--entry", "main.claim"])
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("claim_batch");
-    (
-        out.status.code().unwrap_or(-1),
-        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
-    )
-}
-
 fn assert_inert(out: &str) {
     for line in out.lines() {
         assert!(!line.trim_start().starts_with("::"), "a workflow command line: {line:?}\n{out}");
@@ -51,16 +35,16 @@ fn assert_inert(out: &str) {
 #[test]
 fn receipt_values_and_literals_are_printed_inert() {
     let dir = project("values");
-    let (code, out) = run(&dir, &[]);
+    let (code, out) = common::batch_in_with(&dir, &[]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("FAIL refused") && out.contains("FAIL compared"), "{out}");
     // Escaped as the values in the notes are, so still readable.
     assert!(out.contains(r"name was evil\n::error file=a.py,line=1::injected\r\n\u001b[2J"), "{out}");
     assert!(out.contains(r"gap\n::warning::from a literal\u001b[2J"), "{out}");
     assert_inert(&out);
-    let (_, out) = run(&dir, &["--explain=all"]);
+    let (_, out) = common::batch_in_with(&dir, &["--explain=all"]);
     assert_inert(&out);
-    let (_, out) = run(&dir, &["--format", "markdown"]);
+    let (_, out) = common::batch_in_with(&dir, &["--format", "markdown"]);
     assert_inert(&out);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -72,7 +56,7 @@ fn a_file_name_is_printed_inert() {
     std::fs::write(dir.join("main.claim"), "fact r: Int = load(\"a\\n::error::b.json\")\nwitness w { holds r == 1 }\n")
         .expect("write");
     std::fs::write(dir.join("a\n::error::b.json"), "1 2").expect("write");
-    let (code, out) = run(&dir, &[]);
+    let (code, out) = common::batch_in_with(&dir, &[]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains(r"a\n::error::b.json"), "{out}");
     assert_inert(&out);

@@ -6,8 +6,14 @@ use std::process::Command;
 
 /// Runs `claim_batch --entry main.claim` in `dir`: exit code, stdout+stderr.
 pub fn batch_in(dir: &Path) -> (i32, String) {
+    batch_in_with(dir, &[])
+}
+
+/// `batch_in` with more arguments.
+pub fn batch_in_with(dir: &Path, args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
         .args(["--entry", "main.claim"])
+        .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .output()
