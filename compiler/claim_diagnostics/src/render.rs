@@ -178,17 +178,10 @@ impl<'s> HumanRenderer<'s> {
     }
 }
 
-/// The characters that begin in `bytes` (each byte but a UTF-8
-/// continuation byte), 32 bytes a step: a fixed-size chunk summed into a
-/// byte is what the compiler turns into vector compares.
+/// The characters that begin in `bytes`: each byte but a UTF-8
+/// continuation byte.
 fn count_chars(bytes: &[u8]) -> usize {
-    let begins = |b: &u8| u8::from((*b as i8) >= -0x40);
-    let mut chunks = bytes.chunks_exact(32);
-    let mut n = 0;
-    for chunk in &mut chunks {
-        n += usize::from(chunk.iter().fold(0u8, |a, b| a + begins(b)));
-    }
-    n + chunks.remainder().iter().map(|b| usize::from(begins(b))).sum::<usize>()
+    crate::sources::count_where(bytes, |b| (b as i8) >= -0x40)
 }
 
 /// Ariadne's source for a file: its text as `excerpt::shown` shows it.

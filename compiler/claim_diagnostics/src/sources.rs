@@ -105,16 +105,21 @@ impl Sources {
     }
 }
 
-/// The newlines in `bytes`, 32 bytes a step: a fixed-size chunk summed
-/// into a byte is what the compiler turns into vector compares (a plain
-/// `filter().count()` stayed a byte at a time).
+/// The newlines in `bytes`.
 fn newlines(bytes: &[u8]) -> usize {
+    count_where(bytes, |b| b == b'\n')
+}
+
+/// The bytes of `bytes` that `test` holds for, 32 a step: a fixed-size
+/// chunk summed into a byte is what the compiler turns into vector
+/// compares (a plain `filter().count()` stayed a byte at a time).
+pub(crate) fn count_where(bytes: &[u8], test: impl Fn(u8) -> bool) -> usize {
     let mut chunks = bytes.chunks_exact(32);
     let mut n = 0;
     for chunk in &mut chunks {
-        n += usize::from(chunk.iter().fold(0u8, |a, &b| a + u8::from(b == b'\n')));
+        n += usize::from(chunk.iter().fold(0u8, |a, &b| a + u8::from(test(b))));
     }
-    n + chunks.remainder().iter().filter(|&&b| b == b'\n').count()
+    n + chunks.remainder().iter().filter(|&&b| test(b)).count()
 }
 
 #[cfg(test)]
