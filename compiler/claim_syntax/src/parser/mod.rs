@@ -87,6 +87,13 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     let mut fast = None;
     let mut rich = None;
     for chunk in item_chunks(&tokens) {
+        // What ends this item where its parse ran out of tokens: the next
+        // item's first token, or the end of the file.
+        let after = tokens.get(chunk.end).map(|(t, s)| (describe(t), *s));
+        let keyword = tokens[chunk.clone()].iter().find_map(|(t, s)| match t {
+            Token::Kw(k) => Some((k.as_str(), *s)),
+            _ => None,
+        });
         let slice = &mut tokens[chunk.clone()];
         let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
             continue;
@@ -133,7 +140,12 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
             // Only an item that fails pays for the errors that say why.
             let parser = rich.get_or_insert_with(items::item::<_, Rich<'_, Token, SimpleSpan>>);
             let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
-            errs.extend(e.into_iter().map(|e| e.into_owned()));
+            let ran_out = RanOut {
+                after: after.clone(),
+                last_end: span.end,
+                item: keyword,
+            };
+            errs.extend(e.into_iter().map(|e| (e.into_owned(), ran_out.clone())));
             item
         };
         module.items.push(item.unwrap_or(Item { kind: ItemKind::Error, span, docs: Vec::new() }));
@@ -141,12 +153,12 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     // A lexical error already reported becomes `Token::Error`; the parse
     // errors it causes would only repeat it.
     let lexed_at: Vec<Span> = errors.iter().map(|e| e.span).collect();
-    for e in errs {
+    for (e, ran_out) in errs {
         let span = Span::from(*e.span());
         if matches!(e.found(), Some(Token::Error)) || lexed_at.iter().any(|s| s.start == span.start) {
             continue;
         }
-        errors.push(syntax_error(&e));
+        errors.push(syntax_error(&e, &ran_out));
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     attach_docs(&mut module.items, &lexed.docs);
@@ -154,11 +166,34 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     Parsed { module, errors }
 }
 
-fn syntax_error(e: &Rich<'_, Token, SimpleSpan>) -> SyntaxError {
-    let span = Span::from(*e.span());
-    let found = match e.found() {
-        Some(t) => describe(t),
-        None => "end of file".to_string(),
+/// Where an item's parse ran out of tokens. Each item is parsed alone,
+/// so the parser sees the end of its input wherever the next item begins:
+/// an error there is about the token that begins it, or about the end of
+/// the file only where none does.
+#[derive(Clone)]
+struct RanOut {
+    /// The first token after the item, described, and where it is.
+    after: Option<(String, Span)>,
+    /// Where the item's last token ends.
+    last_end: u32,
+    /// The item's keyword and where it is.
+    item: Option<(&'static str, Span)>,
+}
+
+fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxError {
+    let mut span = Span::from(*e.span());
+    let found = match (e.found(), &ran_out.after) {
+        (Some(t), _) => describe(t),
+        (None, Some((next, at))) => {
+            span = *at;
+            next.clone()
+        }
+        (None, None) => {
+            // Right after the last token, as the excerpt shows it: not
+            // past the blank lines and comments that may follow it.
+            span = Span { start: ran_out.last_end, end: ran_out.last_end };
+            "end of file".to_string()
+        }
     };
     let mut expected: Vec<String> = e
         .expected()
@@ -197,6 +232,8 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>) -> SyntaxError {
             other => other.to_string(),
         };
         err.context = Some((Span::from(*ctx_span), format!("while parsing this {what}")));
+    } else if let (None, Some((keyword, at))) = (e.found(), ran_out.item) {
+        err.context = Some((at, format!("this `{keyword}` is not finished")));
     }
     err
 }
