@@ -6,6 +6,7 @@ use super::Checker;
 use crate::builtins::{builtin, world, BUILTIN_NAMES};
 use crate::hir::{self, Builtin as B, ExprKind as H, WorldFn};
 use crate::index::ItemTag;
+use crate::sigs::FnSig;
 use crate::ty::{GlobalName, Ty, TypeDef};
 use claim_diagnostics::{did_you_mean, Diagnostic};
 use claim_syntax::ast;
@@ -38,7 +39,7 @@ impl Checker<'_> {
                 let Some(sig) = self.fn_sig(&name) else {
                     return mk(H::Error, span, Ty::Error);
                 };
-                if !self.arity(&name.name, sig.params.len(), args, span) {
+                if !self.arity(&name.name, sig.params.len(), args, span, Some(&sig)) {
                     return mk(H::Error, span, Ty::Error);
                 }
                 let args: Vec<_> = args.iter().zip(&sig.params).map(|(a, (_, t))| self.expr(a, Some(t))).collect();
@@ -51,7 +52,7 @@ impl Checker<'_> {
                 mk(H::Call(name, args.into()), span, sig.ret.clone())
             }
             Callee::Newtype(name, under) => {
-                if !self.arity(&name.name, 1, args, span) {
+                if !self.arity(&name.name, 1, args, span, None) {
                     return mk(H::Error, span, Ty::Error);
                 }
                 let x = self.expr(&args[0], Some(&under));
@@ -60,7 +61,7 @@ impl Checker<'_> {
             Callee::Builtin(b) => self.builtin_call(b, callee, args, span),
             Callee::World(w) => {
                 self.world_allowed(w, callee.span);
-                if !self.arity(w.name(), 1, args, span) {
+                if !self.arity(w.name(), 1, args, span, None) {
                     return mk(H::Error, span, Ty::Error);
                 }
                 let path = self.expr(&args[0], Some(&Ty::Text));
@@ -100,18 +101,28 @@ impl Checker<'_> {
         );
     }
 
-    fn arity(&mut self, name: &str, want: usize, args: &[ast::Expr], span: Span) -> bool {
+    /// Whether a call gives `want` arguments; if not, reports it (with
+    /// where a user function `decl` is declared: its line shows what it
+    /// takes) and checks the arguments alone.
+    fn arity(&mut self, name: &str, want: usize, args: &[ast::Expr], span: Span, decl: Option<&FnSig>) -> bool {
         if args.len() == want {
             return true;
         }
-        let s = if want == 1 { "" } else { "s" };
-        self.error(
-            Diagnostic::error("E0209", format!("`{name}` takes {want} argument{s}, but {} were given", args.len())).at(
-                self.file,
-                span,
-                format!("{} argument{}", args.len(), if args.len() == 1 { "" } else { "s" }),
+        let plural = |n: usize, one: &'static str, many: &'static str| if n == 1 { one } else { many };
+        let mut d = Diagnostic::error(
+            "E0209",
+            format!(
+                "`{name}` takes {want} argument{}, but {} {} given",
+                plural(want, "", "s"),
+                args.len(),
+                plural(args.len(), "was", "were")
             ),
-        );
+        )
+        .at(self.file, span, format!("{} argument{}", args.len(), plural(args.len(), "", "s")));
+        if let Some(sig) = decl {
+            d = d.with_secondary(sig.loc, format!("`{name}` is declared here"));
+        }
+        self.error(d);
         for a in args {
             self.expr(a, None);
         }
@@ -236,7 +247,7 @@ impl Checker<'_> {
             _ => None,
         };
         if let Some((params, ret)) = fixed {
-            if !self.arity(name, params.len(), args, span) {
+            if !self.arity(name, params.len(), args, span, None) {
                 return mk(H::Error, span, Ty::Error);
             }
             let args = args.iter().zip(params).map(|(a, t)| self.expr(a, Some(t))).collect();
@@ -253,7 +264,7 @@ impl Checker<'_> {
             _ => None,
         };
         if let Some((params, ret)) = fixed_generic {
-            if !self.arity(name, params.len(), args, span) {
+            if !self.arity(name, params.len(), args, span, None) {
                 return mk(H::Error, span, Ty::Error);
             }
             let args = args.iter().zip(&params).map(|(a, t)| self.expr(a, Some(t))).collect();
@@ -261,7 +272,7 @@ impl Checker<'_> {
         }
         // The polymorphic ones: len, get, keys, raw, text, hex.
         let want = if b == B::Get { 2 } else { 1 };
-        if !self.arity(name, want, args, span) {
+        if !self.arity(name, want, args, span, None) {
             return mk(H::Error, span, Ty::Error);
         }
         let first = self.expr(&args[0], None);

@@ -589,11 +589,11 @@ impl<'a> Checker<'a> {
             BinOp::Eq | BinOp::Ne => {
                 let (l, r) = if self.needs_context(l) && !self.needs_context(r) {
                     let r = self.expr(r, None);
-                    let l = self.expr_operand(l, &r.ty);
+                    let l = self.expr_operand(l, &r.ty, r.span);
                     (l, r)
                 } else {
                     let l = self.expr(l, None);
-                    let r = self.expr_operand(r, &l.ty);
+                    let r = self.expr_operand(r, &l.ty, l.span);
                     (l, r)
                 };
                 bin(op, OpKind::Structural, l, r, Ty::Bool)
@@ -663,8 +663,9 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The other operand of `==`/`!=`: must have the first one's type.
-    fn expr_operand(&mut self, e: &ast::Expr, other: &Ty) -> hir::Expr {
+    /// The other operand of `==`/`!=`: must have the first one's type
+    /// (`other`, of the operand at `other_span`).
+    fn expr_operand(&mut self, e: &ast::Expr, other: &Ty, other_span: Span) -> hir::Expr {
         if other.is_lenient() {
             return self.expr(e, None);
         }
@@ -675,6 +676,7 @@ impl<'a> Checker<'a> {
         self.error(
             Diagnostic::error("E0203", format!("cannot compare `{other}` with `{}`", h.ty))
                 .at(self.file, h.span, format!("this is a `{}`", h.ty))
+                .with_secondary(self.loc(other_span), format!("this is a `{other}`"))
                 .with_note("`==` and `!=` compare two values of the same type"),
         );
         let mut h = h;
