@@ -30,6 +30,10 @@ pub struct Scope {
     pub modules: BTreeMap<Arc<str>, (Arc<str>, Span)>,
     /// Every module this one imports, with the `use` path's span.
     pub imports: Vec<(Arc<str>, Span)>,
+    /// Names a `use` meant to bring in but could not (its module was not
+    /// found or not readable, or did not declare the name): the `use` is
+    /// already an error, so using them is not reported again.
+    pub unresolved: rustc_hash::FxHashSet<Arc<str>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -76,6 +80,7 @@ impl Scope {
                         "names a file that cannot be read",
                     ),
                 );
+                scope.unresolved_use(u);
                 continue;
             }
             let Some(target) = modules.get(&path) else {
@@ -95,6 +100,7 @@ impl Scope {
                     ));
                 }
                 scope.diagnostics.push(d);
+                scope.unresolved_use(u);
                 continue;
             };
             let target_module: Arc<str> = path.as_str().into();
@@ -125,6 +131,7 @@ impl Scope {
                                 d = d.with_help(format!("did you mean `{close}`?"));
                             }
                             scope.diagnostics.push(d);
+                            scope.unresolved.insert(key);
                             continue;
                         };
                         if let Some(prev) = scope.conflict(&key) {
@@ -145,6 +152,20 @@ impl Scope {
             }
         }
         scope
+    }
+
+    /// Whether `name` is one a failed `use` meant to import.
+    pub fn is_unresolved(&self, name: &str) -> bool {
+        !self.unresolved.is_empty() && self.unresolved.contains(name)
+    }
+
+    /// Records the names a `use` that could not be resolved meant to bring
+    /// in: the selected ones, or the module's alias.
+    fn unresolved_use(&mut self, u: &claim_syntax::ast::UseDecl) {
+        match &u.selection {
+            Some(selected) => self.unresolved.extend(selected.iter().map(|s| Arc::from(s.name.as_str()))),
+            None => self.unresolved.extend(u.path.last().map(|a| Arc::from(a.name.as_str()))),
+        }
     }
 
     /// What already holds `name` here, if anything.

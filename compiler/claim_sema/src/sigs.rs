@@ -162,6 +162,8 @@ impl TypeResolver<'_> {
                 }
                 Ty::named(g)
             }
+            // A type a failed `use` meant to import: the `use` is the error.
+            None if names.first().is_some_and(|n| self.scope.is_unresolved(n)) => Ty::Error,
             None => {
                 let full = names.join(".");
                 let mut d = Diagnostic::error("E0202", format!("unknown type `{full}`")).at(

@@ -171,6 +171,9 @@ impl Checker<'_> {
                 if let Some(w) = world(name) {
                     return Some(Callee::World(w));
                 }
+                if self.scope.is_unresolved(name) {
+                    return None;
+                }
                 let candidates = self
                     .scope
                     .names
@@ -218,8 +221,11 @@ impl Checker<'_> {
                 }
             }
             _ => {
-                self.expr(callee, None);
-                self.not_callable(callee.span, "this expression");
+                // A callee that is already an error (an unknown name, or
+                // one a failed `use` meant to import) is not reported again.
+                if !matches!(self.expr(callee, None).ty, Ty::Error) {
+                    self.not_callable(callee.span, "this expression");
+                }
                 None
             }
         }

@@ -353,6 +353,9 @@ impl<'a> Checker<'a> {
     }
 
     fn unknown_name(&mut self, id: &ast::Ident, expected: Option<&Ty>) {
+        if self.scope.is_unresolved(&id.name) {
+            return;
+        }
         let mut candidates: Vec<String> = self.locals.iter().map(|(n, _, _)| n.to_string()).collect();
         candidates.extend(self.scope.sorted_names().into_iter().map(|(k, _)| k.to_string()));
         if let Some((_, vs)) = expected.and_then(|t| self.enum_of(t)) {

@@ -105,6 +105,9 @@ impl<'a> Checker<'a> {
                         self.expr(v, None);
                     }
                 }
+                if path.first().is_some_and(|p| self.scope.is_unresolved(&p.name)) {
+                    return mk(H::Error, span, Ty::Error);
+                }
                 let mut d = Diagnostic::error("E0201", format!("unknown record or variant `{dotted}`")).at(
                     self.file,
                     path_span,
