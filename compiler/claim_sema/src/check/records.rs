@@ -66,7 +66,7 @@ impl<'a> Checker<'a> {
         let path_span = path.first().map(|f| f.span).unwrap_or(span).join(path.last().map(|l| l.span).unwrap_or(span));
         match self.ctor(path, expected) {
             Some(Ctor::Record(g, fields)) => {
-                let values = self.field_inits(span, &dotted, inits, fields);
+                let values = self.field_inits(path_span, &dotted, inits, fields);
                 // One shared name for the expression and its type.
                 let g = Arc::new(g);
                 mk(
@@ -88,7 +88,7 @@ impl<'a> Checker<'a> {
                     );
                     return mk(H::Error, span, Ty::named(g));
                 };
-                let values = self.field_inits(span, &dotted, inits, fields);
+                let values = self.field_inits(path_span, &dotted, inits, fields);
                 let g = Arc::new(g);
                 let kind = H::Variant(Box::new(hir::VariantExpr {
                     ty: g.clone(),
@@ -124,9 +124,12 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Checks a literal's fields against the declared ones. `path_span` is
+    /// the literal's type or variant name, where a missing field is
+    /// reported.
     fn field_inits(
         &mut self,
-        span: Span,
+        path_span: Span,
         what: &str,
         inits: &[ast::FieldInit],
         fields: &[FieldDef],
@@ -172,15 +175,21 @@ impl<'a> Checker<'a> {
             };
             out.push((i as u32, value));
         }
-        let missing: Vec<Arc<str>> =
-            fields.iter().filter(|f| !given.contains(&&*f.name)).map(|f| f.name.clone()).collect();
+        let missing: Vec<&FieldDef> = fields.iter().filter(|f| !given.contains(&&*f.name)).collect();
         if !missing.is_empty() {
             let s = if missing.len() == 1 { "" } else { "s" };
-            self.error(
-                Diagnostic::error("E0204", format!("missing field{s} {} in `{what}`", and_list(&missing)))
-                    .at(self.file, span, format!("missing {}", and_list(&missing)))
-                    .with_help("a record literal gives every field exactly once"),
-            );
+            let names: Vec<Arc<str>> = missing.iter().map(|f| f.name.clone()).collect();
+            let mut d = Diagnostic::error("E0204", format!("missing field{s} {} in `{what}`", and_list(&names)))
+                .at(self.file, path_span, format!("missing {}", and_list(&names)))
+                .with_help("a record literal gives every field exactly once");
+            // A few missing fields are each shown where declared, with
+            // their types; more would bury the literal under its type.
+            if missing.len() <= 3 {
+                for f in &missing {
+                    d = d.with_secondary(f.loc, format!("`{}` is declared here", f.name));
+                }
+            }
+            self.error(d);
         }
         out
     }
