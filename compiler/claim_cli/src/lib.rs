@@ -17,6 +17,7 @@ pub mod oci;
 pub mod par;
 pub mod parts;
 pub mod project;
+mod path_hint;
 mod readahead;
 pub mod seeded;
 pub mod stdlib;

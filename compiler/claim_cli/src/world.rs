@@ -285,12 +285,22 @@ impl FsWorld {
                     .at_loc(call.call, format!("resolves to `{}`", real.display()))
                     .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)))])
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Self::err(
-                call,
-                "E0302",
-                format!("cannot read `{p}`: no such file or directory"),
-                "names a file that does not exist",
-            )),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let mut d = Self::err(
+                    call,
+                    "E0302",
+                    format!("cannot read `{p}`: no such file or directory"),
+                    "names a file that does not exist",
+                );
+                let names_in = |dir: &Path| {
+                    let f = self.folder(dir)?;
+                    Some(f.entries.keys().filter_map(|n| n.to_str().map(str::to_string)).collect())
+                };
+                if let (Some(close), Some(first)) = (crate::path_hint::did_you_mean_path(p, full, names_in), d.first_mut()) {
+                    first.help = Some(format!("did you mean `{close}`?"));
+                }
+                Err(d)
+            }
             Err(e) => Err(Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read")),
         }
     }
