@@ -296,7 +296,9 @@ impl FsWorld {
                     let f = self.folder(dir)?;
                     Some(f.entries.keys().filter_map(|n| n.to_str().map(str::to_string)).collect())
                 };
-                if let (Some(close), Some(first)) = (crate::path_hint::did_you_mean_path(p, full, names_in), d.first_mut()) {
+                if let (Some(close), Some(first)) =
+                    (crate::path_hint::did_you_mean_path(p, full, names_in), d.first_mut())
+                {
                     first.help = Some(format!("did you mean `{close}`?"));
                 }
                 Err(d)

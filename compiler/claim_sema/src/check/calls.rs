@@ -39,7 +39,7 @@ impl Checker<'_> {
                 let Some(sig) = self.fn_sig(&name) else {
                     return mk(H::Error, span, Ty::Error);
                 };
-                if !self.arity(&name.name, sig.params.len(), args, span, Some(&sig)) {
+                if !self.arity(&name.name, sig.params.len(), args, span, Some(sig)) {
                     return mk(H::Error, span, Ty::Error);
                 }
                 let args: Vec<_> = args.iter().zip(&sig.params).map(|(a, (_, t))| self.expr(a, Some(t))).collect();

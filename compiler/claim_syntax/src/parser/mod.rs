@@ -140,11 +140,7 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
             // Only an item that fails pays for the errors that say why.
             let parser = rich.get_or_insert_with(items::item::<_, Rich<'_, Token, SimpleSpan>>);
             let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
-            let ran_out = RanOut {
-                after: after.clone(),
-                last_end: span.end,
-                item: keyword,
-            };
+            let ran_out = RanOut { after: after.clone(), last_end: span.end, item: keyword };
             errs.extend(e.into_iter().map(|e| (e.into_owned(), ran_out.clone())));
             item
         };
