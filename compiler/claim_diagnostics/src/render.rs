@@ -74,6 +74,7 @@ impl<'s> HumanRenderer<'s> {
 
     pub fn render(&mut self, d: &Diagnostic) -> String {
         let sources = self.sources;
+        let d = &*in_file_order(d, sources);
         let labels: Vec<&crate::Label> = d.primary.iter().chain(&d.secondary).collect();
         let bytes: Vec<Range<usize>> = labels.iter().map(|l| range(sources, &l.loc)).collect();
         // The files with a labelled line too long to print whole get an
@@ -193,6 +194,45 @@ fn fetch(sources: &Sources) -> Fetch<'_> {
 /// character boundaries.
 fn range(sources: &Sources, loc: &Loc) -> Range<usize> {
     clamp(sources.text(loc.file), loc.span.range())
+}
+
+/// The diagnostic with its secondary labels ordered so that each file is
+/// shown as few times as ariadne allows (see `group_starts`): the labels
+/// of one file together, by line, where the file first appears (the
+/// primary's first). In the primary's file, the lines before the
+/// primary's are shown apart from it anyway, and are taken as a file of
+/// their own. Labels on one line keep their order (ariadne draws them by
+/// it). Only the grouping changes: a receipt's three labels, in the order
+/// a refusal mentioned them, were shown in two groups of the same file.
+fn in_file_order<'d>(d: &'d Diagnostic, sources: &Sources) -> Cow<'d, Diagnostic> {
+    let Some(primary) = &d.primary else {
+        return Cow::Borrowed(d);
+    };
+    let end_line = |loc: &Loc| {
+        let r = range(sources, loc);
+        shown_line(sources, loc.file, r.end.saturating_sub(1).max(r.start))
+    };
+    let primary_line = end_line(&primary.loc);
+    let part = |l: &crate::Label, line: usize| (l.loc.file, l.loc.file == primary.loc.file && line < primary_line);
+    let mut parts: Vec<(FileId, bool)> = vec![(primary.loc.file, false)];
+    let mut keys = Vec::with_capacity(d.secondary.len());
+    for l in &d.secondary {
+        let line = end_line(&l.loc);
+        let p = part(l, line);
+        let rank = parts.iter().position(|q| *q == p).unwrap_or_else(|| {
+            parts.push(p);
+            parts.len() - 1
+        });
+        keys.push((rank, line));
+    }
+    if keys.windows(2).all(|w| w[0] <= w[1]) {
+        return Cow::Borrowed(d);
+    }
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by_key(|&i| keys[i]); // stable
+    let mut sorted = d.clone();
+    sorted.secondary = order.into_iter().map(|i| d.secondary[i].clone()).collect();
+    Cow::Owned(sorted)
 }
 
 /// Where each of ariadne's source groups begins, in its order: its first
