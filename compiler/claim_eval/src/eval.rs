@@ -80,6 +80,7 @@ pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
         site,
         chain: Vec::new(),
         operands: Vec::new(),
+        false_part: None,
         mentioned: Vec::new(),
     }))
 }
@@ -402,6 +403,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                     site: loc,
                     chain: Vec::new(),
                     operands: Vec::new(),
+                    false_part: None,
                     mentioned,
                 };
                 return Err(Stop::Refused(Box::new(r)));
@@ -440,6 +442,16 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             }
             _ => (self.eval_bool(cond, frame, cx)?, vec![]),
         };
+        // In `require a and b …`, the comparison that was false, found
+        // again (evaluation is pure) only where the `require` failed.
+        let mut false_part = None;
+        let mut operands = operands;
+        if !ok && matches!(cond.kind, H::Binary(BinOp::And, ..)) {
+            if let Some(c) = crate::witness::find_false(self, cond, frame) {
+                false_part = Some((Loc::new(c.left.0.file, c.left.0.span.join(c.right.0.span)), c.op));
+                operands = vec![("left", c.left.1), ("right", c.right.1)];
+            }
+        }
         cx.note(loc, || {
             let vals = operands.iter().map(|(n, v)| format!("{n}: {}", show(v))).collect::<Vec<_>>().join(", ");
             format!(
@@ -460,6 +472,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             site: loc,
             chain: Vec::new(),
             operands,
+            false_part,
             mentioned,
         })))
     }

@@ -19,6 +19,9 @@ pub struct Refusal {
     /// Where the refusal came from `require a <op> b`, the operands, as
     /// `(label, value)`; their origins may be labelled too.
     pub operands: Vec<(&'static str, Value)>,
+    /// Where the condition of a `require a and b …` was a conjunction: the
+    /// comparison in it that was false, and its operator.
+    pub false_part: Option<(Loc, claim_syntax::ast::BinOp)>,
     /// The values a `refuse` message interpolates: where they came from is
     /// often the fact that was wrong (a mistyped digest, a receipt field).
     pub mentioned: Vec<Value>,

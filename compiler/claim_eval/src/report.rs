@@ -91,6 +91,9 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
     for (name, site) in &r.chain {
         d = d.with_secondary(*site, format!("calls `{name}`"));
     }
+    if let Some((part, op)) = r.false_part {
+        d = d.with_secondary(part, format!("`{}` is false", op.symbol()));
+    }
     for (what, v) in &r.operands {
         d = d.with_note(format!("{what}: {}", short(v)));
         if let Some((loc, text)) = origin_label(v, what, r.site, texts) {

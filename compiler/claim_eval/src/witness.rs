@@ -133,7 +133,7 @@ fn frame_set(frame: &mut Frame, slot: hir::Slot, v: crate::value::Value) {
 
 /// Finds the comparison that made a Bool expression false, evaluating
 /// again (evaluation is pure, and facts are already known).
-fn find_false<W: crate::World + ?Sized>(
+pub(crate) fn find_false<W: crate::World + ?Sized>(
     ev: &Evaluator<'_, W>,
     e: &hir::Expr,
     frame: &mut Frame,
