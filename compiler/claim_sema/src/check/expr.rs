@@ -516,11 +516,23 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        self.error(Diagnostic::error("E0205", format!("`{}` has no fields", base.ty)).at(
+        let mut d = Diagnostic::error("E0205", format!("`{}` has no fields", base.ty)).at(
             self.file,
             field.span,
-            format!("`.{}` on a `{}`", field.name, base.ty),
-        ));
+            format!("`.{}` on `{}`", field.name, base.ty),
+        );
+        // An enum's variants may carry the field: a `match` reads it.
+        if let Some((_, variants)) = self.enum_of(&base.ty) {
+            if let Some(v) = variants.iter().find(|v| v.fields.iter().flatten().any(|f| *f.name == *field.name)) {
+                d = d.with_secondary(v.loc, format!("the variant `{}` has a field `{}`", v.name, field.name)).with_help(
+                    format!(
+                        "an enum's fields are read by matching on its variant: `match … {{ {} {{ {}, .. }} => {}, _ => … }}`",
+                        v.name, field.name, field.name
+                    ),
+                );
+            }
+        }
+        self.error(d);
         mk(H::Error, span, Ty::Error)
     }
 
