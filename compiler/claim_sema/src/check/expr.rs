@@ -667,7 +667,10 @@ impl<'a> Checker<'a> {
                         .at(self.file, span, format!("`{lt}` {} `{rt}`", op.symbol()));
                         d = d.with_help(match op {
                             BinOp::Concat => "`++` joins two Texts or two lists of one element type; for other values interpolate: `\"{a}{b}\"`".to_string(),
-                            BinOp::Add if lt == Ty::Text || rt == Ty::Text => "join texts with `++`".to_string(),
+                            BinOp::Add if lt == Ty::Text && rt == Ty::Text => "join texts with `++`".to_string(),
+                            BinOp::Add if lt == Ty::Text || rt == Ty::Text => {
+                                "`+` adds two Ints or two Durations; to put a value into a text, interpolate it: `\"…{x}…\"`".to_string()
+                            }
                             _ => "`+ - * /` apply to Int, `+ -` to Duration, `*` to a Duration and an Int; comparisons to Int, Duration and Text".to_string(),
                         });
                         self.error(d);
