@@ -424,6 +424,12 @@ impl<'a> Decoder<'a> {
                         format!("missing field `{}` of `{what}`", d.json_key),
                         format!("this object has no `{}`", d.json_key),
                     );
+                    // Where the record asks for it. (No help to make it an
+                    // `Option`: a receipt without it is usually the fault.)
+                    if let Some(e) = self.errors.last_mut() {
+                        e.secondary.push(claim_diagnostics::Label::new(d.loc, format!("`{}` is declared here", d.name)));
+                        e.notes.push(format!("a receipt gives every field of `{what}` but its `Option` fields"));
+                    }
                     None
                 }
             };
