@@ -232,9 +232,16 @@ pub fn timed_out(w: &hir::Witness, stmt: Loc, limit: std::time::Duration) -> Dia
     .with_help("raise the limit with `--timeout-per-witness`, or make the witness do less work")
 }
 
-pub fn dissolved(f: &hir::Frontier, text: &str) -> Diagnostic {
-    Diagnostic::error("E0405", format!("frontier `{}` has dissolved", f.name))
+/// `E0405`, with the condition (at `condition`) and where the values
+/// that made it true came from (`why`).
+pub fn dissolved(f: &hir::Frontier, text: &str, condition: Loc, why: Vec<(Loc, String)>) -> Diagnostic {
+    let mut d = Diagnostic::error("E0405", format!("frontier `{}` has dissolved", f.name))
         .at_loc(f.loc, "its `dissolves when` condition is now true")
+        .with_secondary(condition, "now true")
         .with_note(format!("it declared: {text}"))
-        .with_help("the gap is closed: delete this frontier, and state what now holds as a witness")
+        .with_help("the gap is closed: delete this frontier, and state what now holds as a witness");
+    for (loc, label) in why {
+        d = d.with_secondary(loc, label);
+    }
+    d
 }

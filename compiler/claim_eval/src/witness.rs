@@ -187,11 +187,37 @@ pub fn check_frontier<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, f: &hir::
         Some(c) => matches!(ev.eval_bool(c, &mut frame, &mut cx), Ok(true)),
         None => false,
     };
-    FrontierReport {
-        name: f.name.clone(),
-        module: f.module.clone(),
-        loc: f.loc,
-        dissolved: dissolved.then(|| report::dissolved(f, &text)),
-        text,
-    }
+    let dissolved = match (&f.condition, dissolved) {
+        (Some(c), true) => {
+            let why = what_dissolved(ev, c, &mut frame, &mut cx);
+            Some(report::dissolved(f, &text, Loc::new(f.loc.file, c.span), why))
+        }
+        _ => None,
+    };
+    FrontierReport { name: f.name.clone(), module: f.module.clone(), loc: f.loc, dissolved, text }
+}
+
+/// Where the values that made a frontier's condition true came from: the
+/// value an `is` tests, or both sides of a comparison (evaluated again:
+/// evaluation is pure).
+fn what_dissolved<W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    c: &hir::Expr,
+    frame: &mut Frame,
+    cx: &mut Cx,
+) -> Vec<(Loc, String)> {
+    let sides: Vec<(&str, &hir::Expr)> = match &c.kind {
+        H::Is(x, _) => vec![("the value", &**x)],
+        H::Binary(op, _, l, r) if op.is_comparison() => vec![("left", &**l), ("right", &**r)],
+        _ => Vec::new(),
+    };
+    let texts = |file| ev.json_text(file);
+    let not_at = Loc::new(frame_file(frame), c.span);
+    sides
+        .into_iter()
+        .filter_map(|(what, x)| {
+            let v = ev.eval(x, frame, cx).ok()?;
+            report::origin_label(&v, what, not_at, &texts)
+        })
+        .collect()
 }
