@@ -73,8 +73,13 @@ impl<'s> HumanRenderer<'s> {
     }
 
     pub fn render(&mut self, d: &Diagnostic) -> String {
+        let d = in_file_order(d, self.sources);
+        self.render_as_given(&d)
+    }
+
+    /// `render`, with the labels in the order given.
+    fn render_as_given(&mut self, d: &Diagnostic) -> String {
         let sources = self.sources;
-        let d = &*in_file_order(d, sources);
         let labels: Vec<&crate::Label> = d.primary.iter().chain(&d.secondary).collect();
         let bytes: Vec<Range<usize>> = labels.iter().map(|l| range(sources, &l.loc)).collect();
         // The files with a labelled line too long to print whole get an
@@ -443,10 +448,41 @@ mod tests {
             .at(main, Span::new(10, 12), "here")
             .with_secondary(Loc::new(main, Span::new(307, 307)), "on the empty line")
             .with_secondary(Loc::new(main, Span::new(302, 303)), "on the short one");
-        let text = render_human(&d, &sources, false);
+        // In this order (which `render` would regroup), the empty line's
+        // label ends a group and the short line's begins another.
+        let text = HumanRenderer::new(&sources, false).render_as_given(&d);
         let headers: Vec<&str> = text.lines().filter(|l| is_header(l)).collect();
         assert_eq!(headers.len(), 2, "{text}");
         assert!(headers[0].contains(" main.claim:1:11 "), "{text}");
         assert!(headers[1].contains(" main.claim:2:2 "), "{text}");
+    }
+
+    /// The labels of one file are shown together, by line: a receipt
+    /// mentioned at lines 5 and then 2 is one section, not two; the lines
+    /// above the primary's in its own file are one more.
+    #[test]
+    fn labels_are_grouped_by_file_and_line() {
+        let mut sources = Sources::new();
+        let main = sources.add("main.claim", "fact a\nfact b\nwitness w\nholds x\n");
+        let receipt = sources.add("run.json", "{\n\"a\": 1,\n\"b\": 2,\n\"c\": 3,\n\"d\": 4\n}\n");
+        let at = |file, line: usize, col: usize| {
+            let start: usize = sources.text(file).split_inclusive('\n').take(line - 1).map(str::len).sum();
+            Loc::new(file, Span::new(start + col - 1, start + col))
+        };
+        let d = Diagnostic::error("E0402", "refused")
+            .at_loc(at(main, 3, 1), "refused here")
+            .with_secondary(at(receipt, 5, 2), "read from `$.d`")
+            .with_secondary(at(main, 1, 6), "the fact")
+            .with_secondary(at(receipt, 2, 2), "read from `$.a`")
+            .with_secondary(at(main, 4, 1), "in this statement");
+        let text = render_human(&d, &sources, false);
+        let headers: Vec<&str> = text.lines().filter(|l| is_header(l)).collect();
+        assert_eq!(headers.len(), 3, "{text}");
+        assert!(headers[0].contains(" main.claim:3:1 "), "{text}");
+        assert!(headers[1].contains(" run.json:2:2 "), "{text}");
+        assert!(headers[2].contains(" main.claim:1:6 "), "{text}");
+        // The machine formats keep the checker's order: the diagnostic is
+        // not changed.
+        assert_eq!(d.secondary[0].message, "read from `$.d`");
     }
 }
