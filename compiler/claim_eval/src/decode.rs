@@ -427,7 +427,8 @@ impl<'a> Decoder<'a> {
                     // Where the record asks for it. (No help to make it an
                     // `Option`: a receipt without it is usually the fault.)
                     if let Some(e) = self.errors.last_mut() {
-                        e.secondary.push(claim_diagnostics::Label::new(d.loc, format!("`{}` is declared here", d.name)));
+                        e.secondary
+                            .push(claim_diagnostics::Label::new(d.loc, format!("`{}` is declared here", d.name)));
                         e.notes.push(format!("a receipt gives every field of `{what}` but its `Option` fields"));
                     }
                     None

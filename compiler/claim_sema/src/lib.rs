@@ -13,6 +13,7 @@ pub mod names;
 pub mod program;
 pub mod scope;
 pub mod sigs;
+pub mod stdlib;
 pub mod summary;
 pub mod ty;
 

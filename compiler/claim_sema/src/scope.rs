@@ -177,6 +177,35 @@ impl Scope {
     }
 }
 
+/// Help for a name a module does not know (`E0201`/`E0202`): the modules
+/// that declare it, as an item of kind `tag` (the module itself does not,
+/// or the name would be known), and the `use` that imports it. `None`
+/// where no module does.
+pub fn import_help(db: &dyn Db, program: Program, name: &str, tag: ItemTag) -> Option<String> {
+    let declares = |index: &crate::index::ItemIndex| index.entries.get(name).is_some_and(|e| e.tag == tag);
+    let modules = program.modules(db);
+    let mut declaring: Vec<&str> =
+        modules.iter().filter(|(_, file)| declares(item_index(db, **file))).map(|(m, _)| m.as_str()).collect();
+    // The standard library's modules the program has not loaded (it loads
+    // only those some module imports).
+    declaring.extend(
+        crate::stdlib::indexes()
+            .iter()
+            .filter(|(m, index)| !modules.contains_key(*m) && declares(index))
+            .map(|(m, _)| *m),
+    );
+    declaring.sort_unstable();
+    match declaring.as_slice() {
+        [] => None,
+        [one] => Some(format!("`{name}` is declared in `{one}`: import it with `use {one}.{{{name}}}`")),
+        many => {
+            let shown: Vec<String> = many.iter().take(3).map(|m| format!("`{m}`")).collect();
+            let more = if many.len() > 3 { format!(" and {} more", many.len() - 3) } else { String::new() };
+            Some(format!("`{name}` is declared in {}{more}: import it from one with `use`", shown.join(", ")))
+        }
+    }
+}
+
 fn collision(file: claim_syntax::FileId, span: Span, name: &str, prev: (Span, bool), _module: &str) -> Diagnostic {
     let (prev_span, prev_imported) = prev;
     let (message, label) = if prev_imported {

@@ -174,7 +174,13 @@ impl TypeResolver<'_> {
                 let candidates = PRIMITIVES.iter().copied().chain(
                     self.scope.sorted_names().into_iter().filter(|(_, n)| n.tag == ItemTag::Type).map(|(k, _)| &**k),
                 );
-                if let Some(close) = did_you_mean(&full, candidates) {
+                let elsewhere = match names.as_slice() {
+                    [one] => crate::scope::import_help(self.db, self.program, one, ItemTag::Type),
+                    _ => None,
+                };
+                if let Some(help) = elsewhere {
+                    d = d.with_help(help);
+                } else if let Some(close) = did_you_mean(&full, candidates) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 }
                 diags.push(d);

@@ -16,3 +16,19 @@ pub const MODULES: &[(&str, &str)] = &[
 pub fn source(module: &str) -> Option<&'static str> {
     MODULES.iter().find(|(m, _)| *m == module).map(|(_, s)| *s)
 }
+
+/// What each standard-library module declares, read off its syntax alone
+/// (parsed once, the first time a name is not found: see
+/// `scope::import_help`, which must know the modules a program has not
+/// loaded).
+pub fn indexes() -> &'static [(&'static str, crate::index::ItemIndex)] {
+    static INDEXES: std::sync::OnceLock<Vec<(&'static str, crate::index::ItemIndex)>> = std::sync::OnceLock::new();
+    INDEXES.get_or_init(|| {
+        MODULES
+            .iter()
+            .map(|(m, src)| {
+                (*m, crate::index::ItemIndex::build(&claim_syntax::parse_module(src), claim_syntax::FileId(0)))
+            })
+            .collect()
+    })
+}

@@ -29,8 +29,10 @@ impl Checker<'_> {
     ) -> hir::Expr {
         let span = e.span;
         let Some(target) = self.callee(callee) else {
+            // Checked alone, with no type to expect: not one to infer
+            // from either (an argument `[]` is not a second error).
             for a in args {
-                self.expr(a, None);
+                self.expr(a, Some(&Ty::Error));
             }
             return mk(H::Error, span, Ty::Error);
         };
@@ -124,7 +126,7 @@ impl Checker<'_> {
         }
         self.error(d);
         for a in args {
-            self.expr(a, None);
+            self.expr(a, Some(&Ty::Error));
         }
         false
     }
@@ -186,7 +188,11 @@ impl Checker<'_> {
                     one.span,
                     "not found in this scope",
                 );
-                if let Some(close) = did_you_mean(name, candidates) {
+                // A function of another module, not imported, is the
+                // likelier intent than a near name here.
+                if let Some(help) = crate::scope::import_help(self.db, self.program, name, ItemTag::Fn) {
+                    d = d.with_help(help);
+                } else if let Some(close) = did_you_mean(name, candidates) {
                     d = d.with_help(format!("did you mean `{close}`?"));
                 }
                 self.error(d);
