@@ -366,11 +366,12 @@ impl<'a> Checker<'a> {
             id.span,
             "not found in this scope",
         );
-        let elsewhere = || crate::scope::import_help(self.db, self.program, &id.name, ItemTag::Fact);
-        if let Some(close) = did_you_mean(&id.name, candidates.iter().map(String::as_str)) {
-            d = d.with_help(format!("did you mean `{close}`?"));
-        } else if let Some(help) = elsewhere() {
+        // A fact of another module, not imported, is the likelier intent
+        // than a near name here (as for functions and types).
+        if let Some(help) = crate::scope::import_help(self.db, self.program, &id.name, ItemTag::Fact) {
             d = d.with_help(help);
+        } else if let Some(close) = did_you_mean(&id.name, candidates.iter().map(String::as_str)) {
+            d = d.with_help(format!("did you mean `{close}`?"));
         } else if let Some(owner) = self.enum_with_variant(&id.name) {
             d = d.with_help(format!(
                 "`{}` is a variant of `{owner}`; where the type is not known, qualify it: `{owner}.{}`",

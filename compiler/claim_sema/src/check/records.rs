@@ -182,8 +182,8 @@ impl<'a> Checker<'a> {
             let mut d = Diagnostic::error("E0204", format!("missing field{s} {} in `{what}`", and_list(&names)))
                 .at(self.file, path_span, format!("missing {}", and_list(&names)))
                 .with_help("a record literal gives every field exactly once");
-            // A few missing fields are each shown where declared, with
-            // their types; more would bury the literal under its type.
+            // A few missing fields are each shown where declared (their
+            // types beside them); more would bury the literal.
             if missing.len() <= 3 {
                 for f in &missing {
                     d = d.with_secondary(f.loc, format!("`{}` is declared here", f.name));

@@ -87,13 +87,6 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     let mut fast = None;
     let mut rich = None;
     for chunk in item_chunks(&tokens) {
-        // What ends this item where its parse ran out of tokens: the next
-        // item's first token, or the end of the file.
-        let after = tokens.get(chunk.end).map(|(t, s)| (describe(t), *s));
-        let keyword = tokens[chunk.clone()].iter().find_map(|(t, s)| match t {
-            Token::Kw(k) => Some((k.as_str(), *s)),
-            _ => None,
-        });
         let slice = &mut tokens[chunk.clone()];
         let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
             continue;
@@ -140,7 +133,7 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
             // Only an item that fails pays for the errors that say why.
             let parser = rich.get_or_insert_with(items::item::<_, Rich<'_, Token, SimpleSpan>>);
             let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
-            let ran_out = RanOut { after: after.clone(), last_end: span.end, item: keyword };
+            let ran_out = RanOut::of(all, chunk.clone(), span.end);
             errs.extend(e.into_iter().map(|e| (e.into_owned(), ran_out.clone())));
             item
         };
@@ -174,6 +167,22 @@ struct RanOut {
     last_end: u32,
     /// The item's keyword and where it is.
     item: Option<(&'static str, Span)>,
+}
+
+impl RanOut {
+    /// For the item of `tokens[chunk]` (a fresh lex: the descent has not
+    /// taken names out of it), whose last token ends at `last_end`. Made
+    /// only for an item that failed: most never do.
+    fn of(tokens: &[(Token, SimpleSpan)], chunk: std::ops::Range<usize>, last_end: u32) -> RanOut {
+        RanOut {
+            after: tokens.get(chunk.end).map(|(t, s)| (describe(t), Span::from(*s))),
+            last_end,
+            item: tokens.get(chunk).unwrap_or_default().iter().find_map(|(t, s)| match t {
+                Token::Kw(k) => Some((k.as_str(), Span::from(*s))),
+                _ => None,
+            }),
+        }
+    }
 }
 
 fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxError {
