@@ -416,7 +416,19 @@ impl<'a> Decoder<'a> {
         let mut out = Vec::with_capacity(defs.len());
         for (d, found) in defs.iter().zip(at) {
             let v = match (found.and_then(|i| obj.get(i)), &d.ty) {
-                (Some((_, _, j)), ty) => self.value_at(Step::Key(&d.json_key), j, ty),
+                (Some((_, _, j)), ty) => {
+                    let before = self.errors.len();
+                    let v = self.value_at(Step::Key(&d.json_key), j, ty);
+                    // A value of the wrong kind right at the field: where
+                    // the record says what the field is.
+                    if let Some(e) = self.errors.get_mut(before).filter(|e| {
+                        v.is_none() && e.primary.as_ref().is_some_and(|p| p.loc == Loc::new(self.file, j.span))
+                    }) {
+                        e.secondary
+                            .push(claim_diagnostics::Label::new(d.loc, format!("`{}` is declared here", d.name)));
+                    }
+                    v
+                }
                 (None, Ty::Option(_)) => Some(Value::new(V::Option(None))),
                 (None, _) => {
                     self.fail(
