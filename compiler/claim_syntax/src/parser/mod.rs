@@ -134,7 +134,10 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
             let parser = rich.get_or_insert_with(items::item::<_, Rich<'_, Token, SimpleSpan>>);
             let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
             let ran_out = RanOut::of(all, chunk.clone(), span.end);
-            errs.extend(e.into_iter().map(|e| (e.into_owned(), ran_out.clone())));
+            errs.extend(e.into_iter().map(|e| {
+                let awaiting = awaiting_else(&all[chunk.clone()], e.span().start);
+                (e.into_owned(), RanOut { awaiting_else: awaiting, ..ran_out.clone() })
+            }));
             item
         };
         module.items.push(item.unwrap_or(Item { kind: ItemKind::Error, span, docs: Vec::new() }));
@@ -167,6 +170,21 @@ struct RanOut {
     last_end: u32,
     /// The item's keyword and where it is.
     item: Option<(&'static str, Span)>,
+    /// The last `if` or `require` before the error: the one whose `else`
+    /// the parse may have been waiting for.
+    awaiting_else: Option<&'static str>,
+}
+
+/// The last `if` or `require` among `tokens` that ends by `at`.
+fn awaiting_else(tokens: &[(Token, SimpleSpan)], at: usize) -> Option<&'static str> {
+    tokens
+        .iter()
+        .take_while(|(_, s)| s.end <= at)
+        .filter_map(|(t, _)| match t {
+            Token::Kw(k) if matches!(k.as_str(), "if" | "require") => Some(k.as_str()),
+            _ => None,
+        })
+        .last()
 }
 
 impl RanOut {
@@ -181,6 +199,7 @@ impl RanOut {
                 Token::Kw(k) => Some((k.as_str(), Span::from(*s))),
                 _ => None,
             }),
+            awaiting_else: None,
         }
     }
 }
@@ -211,8 +230,13 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
         .collect();
     expected.sort();
     expected.dedup();
+    // An `if` whose value ended without its `else`: the operators that
+    // could also follow are not what is missing.
+    let wants_else = expected.iter().any(|x| x == "keyword `else`");
     let label = if expected.is_empty() {
         "unexpected here".to_string()
+    } else if wants_else && expected.len() > 6 {
+        "expected `else`, or an operator".to_string()
     } else if expected.len() <= 6 {
         format!("expected {}", or_list(&expected))
     } else if ["name", "`(`", "`[`"].iter().all(|w| expected.iter().any(|e| e == w)) {
@@ -230,6 +254,16 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
     let mut err = SyntaxError::new("E0010", span, format!("unexpected {found}"), label);
     if e.found() == Some(&Token::Punct("=")) && expected.iter().any(|x| x == "`==`") {
         err = err.with_help("to compare, write `==`");
+    } else if wants_else {
+        match ran_out.awaiting_else {
+            Some("if") => {
+                err = err.with_help("`if` is an expression: it always has an `else` branch (`if c then a else b`)")
+            }
+            Some("require") => {
+                err = err.with_help("a `require` says how it refuses: `require c else refuse Code \"message\";`")
+            }
+            _ => {}
+        }
     }
     if let Some((ctx, ctx_span)) = e.contexts().next() {
         let what = match ctx {
