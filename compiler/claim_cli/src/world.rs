@@ -286,22 +286,15 @@ impl FsWorld {
                     .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)))])
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let mut d = Self::err(
-                    call,
-                    "E0302",
-                    format!("cannot read `{p}`: no such file or directory"),
-                    "names a file that does not exist",
-                );
                 let names_in = |dir: &Path| {
-                    let f = self.folder(dir)?;
-                    Some(f.entries.keys().filter_map(|n| n.to_str().map(str::to_string)).collect())
+                    Some(self.folder(dir)?.entries.keys().filter_map(|n| n.to_str()).map(str::to_string).collect())
                 };
-                if let (Some(close), Some(first)) =
-                    (crate::path_hint::did_you_mean_path(p, full, names_in), d.first_mut())
-                {
-                    first.help = Some(format!("did you mean `{close}`?"));
-                }
-                Err(d)
+                let d = Diagnostic::error("E0302", format!("cannot read `{p}`: no such file or directory"))
+                    .at_loc(call.call, "names a file that does not exist");
+                Err(vec![match crate::path_hint::did_you_mean_path(p, full, names_in) {
+                    Some(close) => d.with_help(format!("did you mean `{close}`?")),
+                    None => d,
+                }])
             }
             Err(e) => Err(Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read")),
         }

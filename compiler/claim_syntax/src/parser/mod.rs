@@ -230,8 +230,8 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
         .collect();
     expected.sort();
     expected.dedup();
-    // An `if` whose value ended without its `else`: the operators that
-    // could also follow are not what is missing.
+    // An `if` or a `require` that ended without its `else`: the operators
+    // that could also follow are not what is missing.
     let wants_else = expected.iter().any(|x| x == "keyword `else`");
     let label = if expected.is_empty() {
         "unexpected here".to_string()
