@@ -1,6 +1,8 @@
 //! `claimc fmt`: rewrites files, `--check` prints a diff and exits 1, `-`
 //! formats standard input, a syntax error exits 2 and changes nothing.
 
+mod common;
+
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -60,10 +62,7 @@ fn fmt_check_rewrite_stdin_and_errors() {
 /// it, and keeps it.
 #[test]
 fn fmt_keeps_a_byte_order_mark() {
-    let dir = std::env::temp_dir().join(format!("claim-fmt-bom-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::write(dir.join("a.claim"), "\u{feff}fact   x :Int=1\n").expect("write");
+    let dir = common::project_dir("fmt", "bom", &[("a.claim", "\u{feff}fact   x :Int=1\n")]);
     let (code, _, err) = claimc(&["fmt", "a.claim"], &dir);
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read_to_string(dir.join("a.claim")).ok().as_deref(), Some("\u{feff}fact x: Int = 1\n"));

@@ -373,6 +373,11 @@ mod tests {
     use super::*;
     use claim_syntax::Span;
 
+    /// The rendered text's section headers, in order.
+    fn headers(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| is_header(l)).collect()
+    }
+
     /// A diagnostic whose primary label is in `main.claim` and whose
     /// second label is past non-ASCII text in `r.json`.
     fn across_files() -> (Sources, Diagnostic) {
@@ -392,7 +397,7 @@ mod tests {
         let (sources, d) = across_files();
         for color in [false, true] {
             let text = render_human(&d, &sources, color);
-            let headers: Vec<&str> = text.lines().filter(|l| is_header(l)).collect();
+            let headers = headers(&text);
             assert_eq!(headers.len(), 3, "{text}");
             assert!(headers[0].contains(" main.claim:2:19 "), "{text}");
             // Past the non-ASCII line, ariadne's own header named 3:2.
@@ -451,7 +456,7 @@ mod tests {
         // In this order (which `render` would regroup), the empty line's
         // label ends a group and the short line's begins another.
         let text = HumanRenderer::new(&sources, false).render_as_given(&d);
-        let headers: Vec<&str> = text.lines().filter(|l| is_header(l)).collect();
+        let headers = headers(&text);
         assert_eq!(headers.len(), 2, "{text}");
         assert!(headers[0].contains(" main.claim:1:11 "), "{text}");
         assert!(headers[1].contains(" main.claim:2:2 "), "{text}");
@@ -476,7 +481,7 @@ mod tests {
             .with_secondary(at(receipt, 2, 2), "read from `$.a`")
             .with_secondary(at(main, 4, 1), "in this statement");
         let text = render_human(&d, &sources, false);
-        let headers: Vec<&str> = text.lines().filter(|l| is_header(l)).collect();
+        let headers = headers(&text);
         assert_eq!(headers.len(), 3, "{text}");
         assert!(headers[0].contains(" main.claim:3:1 "), "{text}");
         assert!(headers[1].contains(" run.json:2:2 "), "{text}");
