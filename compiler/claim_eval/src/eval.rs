@@ -10,6 +10,7 @@ use claim_sema::hir::{self, Builtin, ExprKind as H, Lit, OpKind, PatternKind as 
 use claim_sema::ty::GlobalName;
 use claim_sema::Compiled;
 use claim_syntax::ast::BinOp;
+use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Loc, Span};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -679,11 +680,14 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         let call = WorldCall { path: &path, from: frame.file(), call: loc };
         let result = match w {
             hir::WorldFn::Load => self.world.load(&call, ty, self.types()),
-            hir::WorldFn::FileSha256 => {
-                self.world.file_sha256(&call).map(|d| Value::digest(claim_syntax::token::DigestKind::Sha256, &d))
-            }
+            // A digest remembers what it hashed, for a diagnostic to say
+            // which file's bytes differ from what a receipt states.
+            hir::WorldFn::FileSha256 => self
+                .world
+                .file_sha256(&call)
+                .map(|d| hashed(Value::digest(DigestKind::Sha256, &d), "file_sha256", &path, loc)),
             hir::WorldFn::GitTree => {
-                self.world.git_tree(&call).map(|d| Value::digest(claim_syntax::token::DigestKind::Sha1, &d))
+                self.world.git_tree(&call).map(|d| hashed(Value::digest(DigestKind::Sha1, &d), "git_tree", &path, loc))
             }
             hir::WorldFn::OciImage => {
                 let reference = args.get(1).and_then(Value::as_text).ok_or_else(|| internal("oci_image reference"))?;
@@ -692,6 +696,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         };
         result.map_err(Stop::Fatal)
     }
+}
+
+fn hashed(v: Value, function: &'static str, path: &str, loc: Loc) -> Value {
+    v.with_origin(Origin::Hashed(Arc::new(crate::value::HashOrigin { function, path: Arc::from(path), loc })))
 }
 
 fn lit(l: &Lit) -> Value {

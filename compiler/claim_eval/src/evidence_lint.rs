@@ -32,6 +32,7 @@ fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
         Origin::Literal(loc) => Some((*loc, None)),
         Origin::Fact(f) => Some((f.loc, None)),
         Origin::Fold(f) => Some((f.loc, None)),
+        Origin::Hashed(h) => Some((h.loc, None)),
         Origin::Json(at) => Some((*at, Some(at.file))),
     }
 }

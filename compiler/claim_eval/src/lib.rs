@@ -4,6 +4,7 @@
 
 pub mod builtins;
 mod decode;
+pub mod difference;
 mod direct;
 pub mod eval;
 pub mod evidence_lint;

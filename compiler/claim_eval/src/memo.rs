@@ -58,6 +58,7 @@ fn origin_id(o: Option<&Origin>) -> (u8, u64, u64) {
         Some(Origin::Json(l)) => (2, at(l).0, at(l).1),
         Some(Origin::Fact(f)) => (3, ptr(f) as u64, 0),
         Some(Origin::Fold(f)) => (4, ptr(f) as u64, 0),
+        Some(Origin::Hashed(h)) => (5, ptr(h) as u64, 0),
     }
 }
 

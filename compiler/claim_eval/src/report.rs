@@ -3,6 +3,7 @@
 //! `refuse`; secondary labels mark the witness statement, the calls that
 //! led there, and where the offending values came from.
 
+use crate::difference::{first_difference, Difference};
 use crate::refusal::Refusal;
 use crate::text::show;
 use crate::value::{Origin, Value};
@@ -26,6 +27,7 @@ pub fn origin_label(v: &Value, what: &str, not_at: Loc, texts: Texts<'_>) -> Opt
             None => (*at, format!("{what} was read from here")),
         },
         Origin::Fold(f) => (f.loc, format!("{what} is the key fold of {} parts computed here", f.parts.len())),
+        Origin::Hashed(h) => (h.loc, format!("{what} is `{}` of `{}`, computed here", h.function, h.path)),
     };
     (!contains(not_at, loc)).then_some((loc, text))
 }
@@ -87,6 +89,58 @@ pub fn fold_notes(left: &Value, right: &Value) -> Vec<String> {
     }
 }
 
+/// Where the two values at a difference came from: a label on a whole
+/// value that holds one of these (a receipt's whole object) is left out.
+fn inner_places(diff: Option<&Difference<'_>>, not_at: Loc, texts: Texts<'_>) -> Vec<Loc> {
+    match diff {
+        Some(Difference::At { left, right, .. }) => {
+            [left, right].iter().filter_map(|v| origin_label(v, "", not_at, texts)).map(|(loc, _)| loc).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// What a failed `==` found inside its operands, in a label's words.
+fn difference_text(diff: &Difference<'_>) -> String {
+    match diff {
+        Difference::At { path, .. } => format!("they differ at `{path}`"),
+        Difference::Lengths { path, left, right } if path.is_empty() => {
+            format!("{left} elements against {right}, the first {} equal", left.min(right))
+        }
+        Difference::Lengths { path, left, right } => {
+            format!("at `{path}`, {left} elements against {right}, the first {} equal", left.min(right))
+        }
+    }
+}
+
+/// The note and labels of where two compared values first differ: the two
+/// values there, and where each came from.
+/// (`labelled`: a label already says what the difference is.)
+fn with_difference(
+    mut d: Diagnostic,
+    diff: Option<&Difference<'_>>,
+    labelled: bool,
+    not_at: Loc,
+    texts: Texts<'_>,
+) -> Diagnostic {
+    match diff {
+        Some(Difference::At { path, left, right }) => {
+            d = d
+                .with_note(format!("left at `{path}`:  {}", show(left)))
+                .with_note(format!("right at `{path}`: {}", show(right)));
+            for (what, v) in [("left", left), ("right", right)] {
+                if let Some((loc, text)) = origin_label(v, &format!("{what} at `{path}`"), not_at, texts) {
+                    d = d.with_secondary(loc, text);
+                }
+            }
+            d
+        }
+        // A refusal's labels are elsewhere: its note says it.
+        Some(diff @ Difference::Lengths { .. }) if !labelled => d.with_note(difference_text(diff)),
+        _ => d,
+    }
+}
+
 fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -> Diagnostic {
     for (name, site) in &r.chain {
         d = d.with_secondary(*site, format!("calls `{name}`"));
@@ -94,13 +148,21 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
     if let Some((part, op)) = r.false_part {
         d = d.with_secondary(part, format!("`{}` is false", op.symbol()));
     }
+    let inside = match r.operands.as_slice() {
+        [(_, l), (_, rt)] => first_difference(l, rt),
+        _ => None,
+    };
+    let inner = inner_places(inside.as_ref(), r.site, texts);
     for (what, v) in &r.operands {
         d = d.with_note(format!("{what}: {}", short(v)));
         if let Some((loc, text)) = origin_label(v, what, r.site, texts) {
-            d = d.with_secondary(loc, text);
+            if !inner.iter().any(|i| contains(loc, *i)) {
+                d = d.with_secondary(loc, text);
+            }
         }
     }
     if let [(_, l), (_, rt)] = r.operands.as_slice() {
+        d = with_difference(d, inside.as_ref(), false, r.site, texts);
         for n in fold_notes(l, rt) {
             d = d.with_note(n);
         }
@@ -181,18 +243,26 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
     match culprit {
         Some(c) => {
             let whole = Loc::new(c.left.0.file, c.left.0.span.join(c.right.0.span));
+            let inside = (c.op == BinOp::Eq).then(|| first_difference(&c.left.1, &c.right.1)).flatten();
+            let why = match &inside {
+                Some(diff) => format!("`{}` is false: {}", c.op.symbol(), difference_text(diff)),
+                None => format!("`{}` is false", c.op.symbol()),
+            };
             d = d
-                .at_loc(whole, format!("`{}` is false", c.op.symbol()))
+                .at_loc(whole, why)
                 .with_secondary(c.left.0, format!("left: {}", short(&c.left.1)))
-                .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)))
-                .with_note(format!("left:  {}", show(&c.left.1)))
-                .with_note(format!("right: {}", show(&c.right.1)));
+                .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)));
+            d = with_difference(d, inside.as_ref(), true, whole, texts);
+            d = d.with_note(format!("left:  {}", show(&c.left.1))).with_note(format!("right: {}", show(&c.right.1)));
             for n in fold_notes(&c.left.1, &c.right.1) {
                 d = d.with_note(n);
             }
+            let inner = inner_places(inside.as_ref(), whole, texts);
             for (what, (loc, v)) in [("left", &c.left), ("right", &c.right)] {
                 if let Some((oloc, text)) = origin_label(v, what, *loc, texts) {
-                    d = d.with_secondary(oloc, text);
+                    if !inner.iter().any(|i| contains(oloc, *i)) {
+                        d = d.with_secondary(oloc, text);
+                    }
                 }
             }
             if !contains(whole, stmt) && !contains(stmt, whole) {

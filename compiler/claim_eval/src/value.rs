@@ -23,6 +23,8 @@ pub enum Origin {
     Json(Loc),
     /// A key computed by `fold_sha256`, with what it folded.
     Fold(Arc<FoldOrigin>),
+    /// A digest of files computed by `file_sha256` or `git_tree`.
+    Hashed(Arc<HashOrigin>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +37,16 @@ pub struct FactOrigin {
 pub struct FoldOrigin {
     pub domain: Arc<str>,
     pub parts: Arc<[Arc<str>]>,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashOrigin {
+    /// What was computed: `file_sha256` or `git_tree`.
+    pub function: &'static str,
+    /// The path as the program gave it.
+    pub path: Arc<str>,
+    /// The call.
     pub loc: Loc,
 }
 
