@@ -14,8 +14,8 @@
 //! - `edit PATH: OLD => NEW`: `OLD` occurs once in the file and becomes
 //!   `NEW`; `edit PATH:LINE: OLD => NEW` replaces it on that line only
 //!   (PATH relative to the Markdown file's folder);
-//! - `write PATH: above`: the file is the fenced block just before; `write
-//!   PATH: TEXT`: the file is `TEXT`;
+//! - `write PATH: above`: the file is the nearest fenced block above that
+//!   is not a walk-through; `write PATH: TEXT`: the file is `TEXT`;
 //! - `exit N`: the command exits with `N` (without it, 0).
 //!
 //! In the expected output a line `...` stands for any lines, none or many.
@@ -154,8 +154,9 @@ fn walkthroughs(file: &Path) -> Vec<Walkthrough> {
                 let (path, what) =
                     write.split_once(": ").unwrap_or_else(|| panic!("{at}: `{d}`: expected `write PATH: …`"));
                 let content = if what == "above" {
-                    assert!(n > 0, "{at}: `write … above` with no block above");
-                    all[n - 1].body.join("\n") + "\n"
+                    // The nearest block above that is not itself a walk-through.
+                    let above = all[..n].iter().rev().find(|b| !b.body.first().is_some_and(|l| l.starts_with("$ ")));
+                    above.unwrap_or_else(|| panic!("{at}: `write … above` with no block above")).body.join("\n") + "\n"
                 } else {
                     what.to_string()
                 };
