@@ -6,17 +6,22 @@
 //! output the tool no longer prints fails here, not in a reader's hands.
 //!
 //! The command runs in a fresh folder holding a copy of each `--entry` path
-//! it names (from the repository root). An HTML comment just above the block
-//! (`<!-- walkthrough … -->`, invisible where the Markdown is rendered) says
-//! what to change first, one instruction per line (the comment's first
-//! line may hold one after `walkthrough:`):
+//! it names (from the repository root) and every file the Markdown showed
+//! above it: a fenced block whose info string names a path after its
+//! language (```` ```claim main.claim ````, ```` ```json receipts/run.json ````;
+//! renderers show the language and ignore the rest) is that file's content
+//! from there on, and a later block naming the same path replaces it. An
+//! HTML comment just above the command's block (`<!-- walkthrough … -->`,
+//! invisible where the Markdown is rendered) says what else to do first, one
+//! instruction per line (the comment's first line may hold one after
+//! `walkthrough:`):
 //!
 //! - `edit PATH: OLD => NEW`: `OLD` occurs once in the file and becomes
-//!   `NEW`; `edit PATH:LINE: OLD => NEW` replaces it on that line only
-//!   (PATH relative to the Markdown file's folder);
-//! - `write PATH: above`: the file is the nearest fenced block above that
-//!   is not a walk-through; `write PATH: TEXT`: the file is `TEXT`;
+//!   `NEW`; `edit PATH:LINE: OLD => NEW` replaces it on that line only;
+//! - `write PATH: TEXT`: the file is `TEXT` (one line);
 //! - `exit N`: the command exits with `N` (without it, 0).
+//!
+//! Paths are relative to the Markdown file's folder.
 //!
 //! In the expected output a line `...` stands for any lines, none or many.
 //! Lines are compared without trailing spaces.
@@ -133,6 +138,15 @@ fn walkthroughs(file: &Path) -> Vec<Walkthrough> {
         let mut words = command.split_whitespace().map(String::from);
         let program = words.next().expect("a command");
         let from = if n == 0 { 0 } else { all[n - 1].close + 1 };
+        // The files shown so far, each at its latest content.
+        let mut writes: Vec<(String, String)> = Vec::new();
+        for f in &all[..n] {
+            if let Some((_, path)) = f.info.split_once(char::is_whitespace) {
+                let path = path.trim().to_string();
+                writes.retain(|(p, _)| *p != path);
+                writes.push((path, f.body.join("\n") + "\n"));
+            }
+        }
         let mut w = Walkthrough {
             file: file.to_path_buf(),
             line: b.open + 2,
@@ -141,7 +155,7 @@ fn walkthroughs(file: &Path) -> Vec<Walkthrough> {
             expected: b.body[1..].to_vec(),
             exit: 0,
             edits: Vec::new(),
-            writes: Vec::new(),
+            writes,
             block: n,
         };
         for d in directives(&lines, from, b.open) {
@@ -151,16 +165,9 @@ fn walkthroughs(file: &Path) -> Vec<Walkthrough> {
             } else if let Some(edit) = d.strip_prefix("edit ") {
                 w.edits.push(edit.to_string());
             } else if let Some(write) = d.strip_prefix("write ") {
-                let (path, what) =
+                let (path, text) =
                     write.split_once(": ").unwrap_or_else(|| panic!("{at}: `{d}`: expected `write PATH: …`"));
-                let content = if what == "above" {
-                    // The nearest block above that is not itself a walk-through.
-                    let above = all[..n].iter().rev().find(|b| !b.body.first().is_some_and(|l| l.starts_with("$ ")));
-                    above.unwrap_or_else(|| panic!("{at}: `write … above` with no block above")).body.join("\n") + "\n"
-                } else {
-                    what.to_string()
-                };
-                w.writes.push((path.to_string(), content));
+                w.writes.push((path.to_string(), format!("{text}\n")));
             } else {
                 panic!("{at}: unknown walkthrough instruction `{d}`");
             }
