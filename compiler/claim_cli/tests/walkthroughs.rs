@@ -5,10 +5,11 @@
 //! test runs it with the real binary and compares: a README that shows an
 //! output the tool no longer prints fails here, not in a reader's hands.
 //!
-//! The command runs in a fresh folder holding a copy of each `--entry` path
-//! it names (from the repository root) and every file the Markdown showed
-//! above it: a fenced block whose info string names a path after its
-//! language (```` ```claim main.claim ````, ```` ```json receipts/run.json ````;
+//! The command runs in the Markdown file's folder, mirrored in a fresh
+//! scratch folder that holds a copy of each `--entry` path it names and
+//! every file the Markdown showed above it: a fenced block whose info string
+//! names a path after its language (```` ```claim main.claim ````,
+//! ```` ```json receipts/run.json ````;
 //! renderers show the language and ignore the rest) is that file's content
 //! from there on, and a later block naming the same path replaces it. An
 //! HTML comment just above the command's block (`<!-- walkthrough … -->`,
@@ -21,7 +22,7 @@
 //! - `write PATH: TEXT`: the file is `TEXT` (one line);
 //! - `exit N`: the command exits with `N` (without it, 0).
 //!
-//! Paths are relative to the Markdown file's folder.
+//! Paths are relative to the Markdown file's folder, where the command runs.
 //!
 //! In the expected output a line `...` stands for any lines, none or many.
 //! Lines are compared without trailing spaces.
@@ -225,25 +226,29 @@ fn run(root: &Path, w: &Walkthrough, scratch: &Path) -> (i32, Vec<String>) {
         "claimc" => env!("CARGO_BIN_EXE_claimc"),
         other => panic!("{at}: `{other}` is not a command a walk-through can run"),
     };
+    // The command runs in the Markdown file's folder, mirrored in the
+    // scratch folder: what it names is copied there from the repository,
+    // what the Markdown shows is written there.
+    let here = w.file.parent().expect("folder");
+    let base = scratch.join(here.strip_prefix(root).expect("inside the repository"));
     let _ = std::fs::remove_dir_all(scratch);
-    std::fs::create_dir_all(scratch).expect("scratch");
+    std::fs::create_dir_all(&base).expect("scratch");
     for (i, a) in w.args.iter().enumerate() {
-        if i > 0 && w.args[i - 1] == "--entry" && root.join(a).exists() {
-            copy_tree(&root.join(a), &scratch.join(a));
+        if i > 0 && w.args[i - 1] == "--entry" && here.join(a).exists() {
+            copy_tree(&here.join(a), &base.join(a));
         }
     }
-    let here = w.file.parent().expect("folder").strip_prefix(root).expect("inside the repository");
     for (path, content) in &w.writes {
-        let file = scratch.join(here).join(path);
+        let file = base.join(path);
         std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
         std::fs::write(file, content).expect("write");
     }
     for edit in &w.edits {
-        apply_edit(&scratch.join(here), edit, &at);
+        apply_edit(&base, edit, &at);
     }
     let out = Command::new(bin)
         .args(&w.args)
-        .current_dir(scratch)
+        .current_dir(&base)
         .env("NO_COLOR", "1")
         .env_remove("CLAIM_FORMAT")
         .output()
