@@ -347,3 +347,42 @@ fn the_wildcard_line_matches_any_run_of_lines() {
     assert!(!matches(&l(&["a", "b"]), &l(&["a", "b", "c"])));
     assert!(matches(&l(&["...", "c"]), &l(&["a", "b", "c"])));
 }
+
+/// The Claim files the Markdown shows are in the layout `claimc fmt`
+/// writes: what a reader copies is what the formatter would leave alone.
+#[test]
+fn the_claim_files_the_markdown_shows_are_formatted() {
+    let root = root();
+    let scratch = std::env::temp_dir().join(format!("claim-walkthrough-fmt-{}", std::process::id()));
+    let mut count = 0;
+    let mut unformatted = Vec::new();
+    for file in markdown_files(&root) {
+        let text = std::fs::read_to_string(&file).expect("markdown");
+        let lines: Vec<&str> = text.lines().collect();
+        for b in blocks(&lines) {
+            let Some(("claim", _)) = b.info.split_once(char::is_whitespace) else { continue };
+            count += 1;
+            let _ = std::fs::remove_dir_all(&scratch);
+            std::fs::create_dir_all(&scratch).expect("scratch");
+            let path = scratch.join("shown.claim");
+            std::fs::write(&path, b.body.join("\n") + "\n").expect("write");
+            let out = Command::new(env!("CARGO_BIN_EXE_claimc"))
+                .args(["fmt", "--check"])
+                .arg(&path)
+                .output()
+                .expect("claimc");
+            if !out.status.success() {
+                unformatted.push(format!(
+                    "{}:{}:\n{}{}",
+                    file.display(),
+                    b.open + 1,
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(unformatted.is_empty(), "run `claimc fmt` on these blocks:\n\n{}", unformatted.join("\n"));
+    assert!(count >= 5, "only {count} Claim files found in the Markdown");
+}
