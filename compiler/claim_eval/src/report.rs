@@ -191,7 +191,7 @@ pub fn fact_refused(fact: &hir::Fact, r: &Refusal, texts: Texts<'_>) -> Diagnost
 pub fn unexpected_refusal(w: &hir::Witness, stmt: Loc, r: &Refusal, texts: Texts<'_>) -> Diagnostic {
     let d = Diagnostic::error("E0402", format!("witness `{}` failed: unexpected refusal `{}`", w.name, r.code))
         .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
-        .with_secondary(stmt, "expected a value here");
+        .with_secondary(stmt, "the witness needed a value here");
     with_refusal(d, r, &format!("witness `{}`", w.name), texts)
 }
 
