@@ -76,16 +76,7 @@ impl BatchOptions {
     }
 }
 
-/// Whether a witness belongs to shard `k` of `n`: by a stable hash of its
-/// name (FNV-1a), so shards do not move when witnesses are added elsewhere.
-pub fn in_shard(name: &str, k: u64, n: u64) -> bool {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in name.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    n == 0 || h % n == k.saturating_sub(1)
-}
+pub use crate::selection::in_shard;
 
 /// Renders diagnostics in order.
 pub fn render_all(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
@@ -384,6 +375,14 @@ fn run_timed<'p>(
     }
     if diags.iter().any(Diagnostic::is_error) {
         return stopped(opts, &diags, &sources_now(), "could not compile");
+    }
+    if let Some(filter) = &opts.filter {
+        let names = loaded.iter().flat_map(|(_, l, compiled)| {
+            l.entries.iter().filter_map(|m| compiled.modules.get(m)).flat_map(|m| m.witnesses.iter().map(|w| &*w.name))
+        });
+        if let Some(d) = crate::selection::filter_matches_nothing(filter, names) {
+            return stopped(opts, &[d], &sources_now(), "cannot start");
+        }
     }
     let mut warnings = render_all(&diags, &sources_now(), opts.color);
 

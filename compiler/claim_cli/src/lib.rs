@@ -20,6 +20,7 @@ mod path_hint;
 pub mod project;
 mod readahead;
 pub mod seeded;
+pub mod selection;
 pub use claim_sema::stdlib;
 pub mod utf8;
 pub mod watch;

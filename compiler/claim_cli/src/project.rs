@@ -181,6 +181,17 @@ pub fn projects_listed(entries: &[PathBuf], jobs: usize) -> Result<(Vec<Project>
         if abs.is_dir() {
             let files = find_claim_files(&abs, jobs, Some(&mut listed))
                 .map_err(|e| Box::new(usage_error(format!("cannot read the folder `{}`: {e}", entry.display()))))?;
+            // An entry that runs nothing would report `0/0 PASS`: a moved
+            // folder or a wrong path in a CI job would pass it.
+            if files.is_empty() {
+                return Err(Box::new(
+                    usage_error(format!("no `.claim` file under `{}`", entry.display()))
+                        .with_help("give a folder that holds `.claim` files, or a `.claim` file")
+                        .with_note(
+                            "a folder entry runs every `.claim` file below it, skipping hidden folders and `target`",
+                        ),
+                ));
+            }
             let outer = nearest_manifest(&abs, None).unwrap_or_else(|| abs.clone());
             // Files of one folder share its root: asked once per folder,
             // not once per file.
@@ -198,6 +209,16 @@ pub fn projects_listed(entries: &[PathBuf], jobs: usize) -> Result<(Vec<Project>
                 groups.entry(root).or_default().push(f);
             }
         } else if abs.is_file() {
+            if abs.extension().is_none_or(|e| e != "claim") {
+                let mut d = usage_error(format!("entry `{}` is not a `.claim` file", entry.display()));
+                if abs.extension().is_some_and(|e| e == "json") {
+                    d = d.with_help(format!(
+                        "a receipt is read by a fact in a `.claim` file: `fact receipt: T = load(\"{}\")`",
+                        entry.display()
+                    ));
+                }
+                return Err(Box::new(d));
+            }
             let dir = abs.parent().map(Path::to_path_buf).unwrap_or_default();
             let root = nearest_manifest(&dir, None).unwrap_or(dir);
             groups.entry(root).or_default().push(abs);

@@ -96,6 +96,42 @@ fn a_missing_entry_is_a_usage_error() {
     assert_eq!(code, 2, "no --entry is misuse");
 }
 
+/// Entries and filters that would run nothing are errors, never `0/0 PASS`:
+/// a moved folder, a wrong path or a misspelt filter in a CI job must fail it.
+#[test]
+fn a_run_that_would_select_nothing_is_a_usage_error() {
+    let empty = std::env::temp_dir().join(format!("claim-empty-entry-{}", std::process::id()));
+    std::fs::create_dir_all(empty.join("receipts")).expect("mkdir");
+    std::fs::write(empty.join("receipts/run.json"), "{}").expect("write");
+    let (code, out, err) = batch(&["--entry", empty.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{out}{err}");
+    no_pass(&out, &err);
+    assert!(err.contains("E0901") && err.contains("no `.claim` file under"), "{err}");
+
+    let receipt = empty.join("receipts/run.json");
+    let (code, out, err) = batch(&["--entry", receipt.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("is not a `.claim` file") && err.contains("load("), "{err}");
+    let _ = std::fs::remove_dir_all(&empty);
+
+    let (code, out, err) = batch(&["--entry", FAILURES, "--filter", "pases"]);
+    assert_eq!(code, 2, "{out}{err}");
+    no_pass(&out, &err);
+    assert!(err.contains("`--filter pases` matches no witness") && err.contains("`--filter passes`"), "{err}");
+    assert!(!out.contains("0/0"), "{out}");
+
+    // An empty shard is not an error: a small program split many ways has them.
+    let names = [
+        "the_candidate_pins_the_tree_and_patch_here",
+        "the_build_is_produced_from_this_candidate",
+        "an_image_adopted_under_the_expected_tag_is_not_produced",
+        "produced_does_not_mint_realized",
+    ];
+    let k = (1..=8).find(|k| !names.iter().any(|n| claim_cli::selection::in_shard(n, *k, 8))).expect("an empty shard");
+    let (code, out, err) = batch(&["--entry", "examples/build-receipt", "--shard", &format!("{k}/8")]);
+    assert_eq!((code, last_line(&out)), (0, "0/0 PASS"), "{out}{err}");
+}
+
 #[test]
 fn a_panic_exits_101_and_never_passes() {
     let (code, out, err) =
