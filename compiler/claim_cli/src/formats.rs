@@ -259,20 +259,30 @@ fn github(r: &RunReport<'_>) -> String {
     }
     for d in r.failures() {
         let kind = if d.is_error() { "error" } else { "warning" };
+        // An annotation must sit in the repository: where the primary label is
+        // in the standard library, use the first label that is not.
+        let in_repo = |l: &&Label| !r.sources.name(l.loc.file).starts_with("<std>");
+        let at = d.primary.iter().chain(d.secondary.iter()).find(in_repo).or(d.primary.as_ref());
+        // The annotation marks one place; the body says where the others
+        // are (the receipt field a wrong value was read from, the file a
+        // digest hashed), so the reviewer can go there from the pull request.
         let mut body = d.message.clone();
+        if let Some(l) = at {
+            body.push_str(&format!("\n{}: {}", d.code, l.message));
+        }
+        for l in d.primary.iter().chain(d.secondary.iter()).filter(|l| !at.is_some_and(|a| std::ptr::eq(*l, a))) {
+            let (file, line, col, _, _) = position(l, r.sources);
+            body.push_str(&format!("\n{file}:{line}:{col}: {}", l.message));
+        }
         for n in &d.notes {
             body.push_str(&format!("\nnote: {n}"));
         }
         if let Some(h) = &d.help {
             body.push_str(&format!("\nhelp: {h}"));
         }
-        // An annotation must sit in the repository: where the primary label is
-        // in the standard library, use the first label that is not.
-        let in_repo = |l: &&Label| !r.sources.name(l.loc.file).starts_with("<std>");
-        match d.primary.iter().chain(d.secondary.iter()).find(in_repo).or(d.primary.as_ref()) {
+        match at {
             Some(l) => {
                 let (file, line, col, end_line, end_col) = position(l, r.sources);
-                let body = format!("{body}\n{}: {}", d.code, l.message);
                 let _ = writeln!(
                     out,
                     "::{kind} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}",
