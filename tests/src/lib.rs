@@ -40,6 +40,7 @@ pub fn batch(entry: &Path) -> String {
         exit_after: false,
         limits: Default::default(),
         timings: false,
+        list: false,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

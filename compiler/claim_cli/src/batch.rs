@@ -50,6 +50,9 @@ pub struct BatchOptions {
     pub limits: crate::project::Limits,
     /// `--timings`: print how long each phase took on standard error.
     pub timings: bool,
+    /// `--list`: print the names of the witnesses the run selects, one per
+    /// line, after compiling and without reading any fact.
+    pub list: bool,
 }
 
 impl BatchOptions {
@@ -72,11 +75,10 @@ impl BatchOptions {
             exit_after: false,
             limits: Default::default(),
             timings: false,
+            list: false,
         }
     }
 }
-
-pub use crate::selection::in_shard;
 
 /// Renders diagnostics in order.
 pub fn render_all(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
@@ -384,6 +386,16 @@ fn run_timed<'p>(
             return stopped(opts, &[d], &sources_now(), "cannot start");
         }
     }
+    if opts.list {
+        // What would run, and nothing run: no fact is read.
+        let mut stdout = String::new();
+        for (_, l, compiled) in &loaded {
+            for w in crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), opts.shard) {
+                let _ = writeln!(stdout, "{}", w.name);
+            }
+        }
+        return Output { stdout, stderr: render_all(&diags, &sources_now(), opts.color), code: 0 };
+    }
     let mut warnings = render_all(&diags, &sources_now(), opts.color);
 
     // Facts first, all of them, in every program: broken data fails closed.
@@ -571,14 +583,7 @@ fn run_witnesses(
     frontiers: &mut Vec<FrontierReport>,
 ) {
     for ((p, l, compiled), ev) in loaded.iter().zip(evaluators) {
-        let witnesses: Vec<&hir::Witness> = l
-            .entries
-            .iter()
-            .filter_map(|m| compiled.modules.get(m))
-            .flat_map(|m| m.witnesses.iter())
-            .filter(|w| opts.filter.as_deref().is_none_or(|f| w.name.contains(f)))
-            .filter(|w| opts.shard.is_none_or(|(k, n)| in_shard(&w.name, k, n)))
-            .collect();
+        let witnesses = crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), opts.shard);
         groups.push((reports.len(), crate::project::display_name(&p.root)));
         reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness));
         for m in compiled.modules.values() {

@@ -1,6 +1,25 @@
 //! Which witnesses a run selects: `--filter` and `--shard`.
 
 use claim_diagnostics::{did_you_mean, Diagnostic};
+use claim_sema::{hir, Compiled};
+
+/// The witnesses a run selects from one program: those of its entry
+/// modules (`entries`, module paths in entry order), in declaration order,
+/// whose name contains `filter` and that fall in `shard`.
+pub fn selected<'c>(
+    compiled: &'c Compiled,
+    entries: &[String],
+    filter: Option<&str>,
+    shard: Option<(u64, u64)>,
+) -> Vec<&'c hir::Witness> {
+    entries
+        .iter()
+        .filter_map(|m| compiled.modules.get(m))
+        .flat_map(|m| m.witnesses.iter())
+        .filter(|w| filter.is_none_or(|f| w.name.contains(f)))
+        .filter(|w| shard.is_none_or(|(k, n)| in_shard(&w.name, k, n)))
+        .collect()
+}
 
 /// Whether a witness belongs to shard `k` of `n`: by a stable hash of its
 /// name (FNV-1a), so shards do not move when witnesses are added elsewhere.
@@ -42,7 +61,9 @@ pub fn filter_matches_nothing<'n>(filter: &str, names: impl Iterator<Item = &'n 
     }
     d = match did_you_mean(filter, words).or_else(|| did_you_mean(filter, pieces.iter().map(String::as_str))) {
         Some(near) => d.with_help(format!("did you mean `--filter {near}`?")),
-        None => d.with_help("the filter keeps the witnesses whose name contains it; `claimc graph` lists them all"),
+        None => {
+            d.with_help("the filter keeps the witnesses whose name contains it; `claim_batch --list` prints every name")
+        }
     };
     Some(d)
 }

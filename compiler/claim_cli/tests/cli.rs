@@ -132,6 +132,23 @@ fn a_run_that_would_select_nothing_is_a_usage_error() {
     assert_eq!((code, last_line(&out)), (0, "0/0 PASS"), "{out}{err}");
 }
 
+/// `--list` names what a run would run, runs nothing, and still fails on
+/// a program that does not compile.
+#[test]
+fn list_names_the_selected_witnesses_and_runs_nothing() {
+    let (code, out, err) = batch(&["--entry", FAILURES, "--list"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        ["holds_false", "unexpected_refusal", "expected_a_refusal", "refused_with_another_code", "passes"]
+    );
+    let (code, out, _) = batch(&["--entry", FAILURES, "--list", "--filter", "refus"]);
+    assert_eq!((code, out.as_str()), (0, "unexpected_refusal\nexpected_a_refusal\nrefused_with_another_code\n"));
+    let (code, out, err) = batch(&["--entry", "tests/fixtures/diagnostics/type_errors.claim", "--list"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+}
+
 #[test]
 fn a_panic_exits_101_and_never_passes() {
     let (code, out, err) =

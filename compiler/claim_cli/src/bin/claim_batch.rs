@@ -66,6 +66,11 @@ struct Args {
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
+    /// Print the names of the witnesses the run would run (after `--filter`
+    /// and `--shard`), one per line, and run nothing; the program is still
+    /// compiled, and its errors fail the command.
+    #[arg(long)]
+    list: bool,
     /// Print how long each phase of the run took (load, check, merge,
     /// facts, witnesses, report) and the memory after it, on standard error.
     #[arg(long)]
@@ -137,6 +142,7 @@ fn main() {
         timeout_per_witness: Some(args.timeout_per_witness),
         timeout_per_fact: Some(args.timeout_per_fact),
         timings: args.timings,
+        list: args.list,
     };
     if args.watch {
         claim_cli::main_guarded(move || claim_cli::watch::watch(&opts))
