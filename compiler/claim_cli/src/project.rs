@@ -173,6 +173,16 @@ pub fn projects(entries: &[PathBuf]) -> Result<Vec<Project>, Box<Diagnostic>> {
 /// `projects`, searching folders on `jobs` threads, with the folders the
 /// search listed.
 pub fn projects_listed(entries: &[PathBuf], jobs: usize) -> Result<(Vec<Project>, Listings), Box<Diagnostic>> {
+    search(entries, jobs, false)
+}
+
+/// `projects`, where a folder without `.claim` files is not an error:
+/// `--watch` waits in it for the first one.
+pub fn projects_or_none(entries: &[PathBuf]) -> Result<Vec<Project>, Box<Diagnostic>> {
+    search(entries, 1, true).map(|(p, _)| p)
+}
+
+fn search(entries: &[PathBuf], jobs: usize, allow_empty: bool) -> Result<(Vec<Project>, Listings), Box<Diagnostic>> {
     let mut groups: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     let mut listed = Listings::default();
     for entry in entries {
@@ -183,7 +193,7 @@ pub fn projects_listed(entries: &[PathBuf], jobs: usize) -> Result<(Vec<Project>
                 .map_err(|e| Box::new(usage_error(format!("cannot read the folder `{}`: {e}", entry.display()))))?;
             // An entry that runs nothing would report `0/0 PASS`: a moved
             // folder or a wrong path in a CI job would pass it.
-            if files.is_empty() {
+            if files.is_empty() && !allow_empty {
                 return Err(Box::new(
                     usage_error(format!("no `.claim` file under `{}`", entry.display()))
                         .with_help("give a folder that holds `.claim` files, or a `.claim` file")

@@ -75,14 +75,26 @@ pub fn watch(opts: &BatchOptions) -> Output {
     let mut json_opts = opts.clone();
     json_opts.format = Format::Json;
     json_opts.color = false;
-    let roots: Vec<PathBuf> = match crate::project::projects(&opts.entries) {
+    // A folder entry is watched even while it holds no `.claim` file yet.
+    let mut roots: Vec<PathBuf> = match crate::project::projects_or_none(&opts.entries) {
         Ok(ps) => ps.into_iter().map(|p| p.root).collect(),
         Err(d) => return usage(d.message.clone()),
     };
+    for e in opts.entries.iter().filter(|e| e.is_dir()) {
+        let e = std::path::absolute(e).unwrap_or_else(|_| e.clone());
+        if !roots.iter().any(|r| e.starts_with(r)) {
+            roots.push(e);
+        }
+    }
     let (tx, rx) = channel();
     let mut watcher = match notify::recommended_watcher(move |e: notify::Result<notify::Event>| {
-        if let Ok(e) = e {
-            let _ = tx.send(e.paths);
+        // Reads are not changes: a run lists and reads the folders it
+        // watches, and must not wake itself.
+        match e {
+            Ok(e) if !matches!(e.kind, notify::EventKind::Access(_)) => {
+                let _ = tx.send(e.paths);
+            }
+            _ => {}
         }
     }) {
         Ok(w) => w,
@@ -97,7 +109,7 @@ pub fn watch(opts: &BatchOptions) -> Output {
     // Each turn of this loop starts afresh (the first run, or a change to
     // which modules there are); the inner loop reuses the databases.
     loop {
-        let projects = match crate::project::projects(&opts.entries) {
+        let projects = match crate::project::projects_or_none(&opts.entries) {
             Ok(ps) => ps,
             Err(d) => return usage(d.message.clone()),
         };
@@ -141,7 +153,9 @@ pub fn watch(opts: &BatchOptions) -> Output {
                     fresh = true;
                 }
             }
-            if fresh {
+            // With no project yet (a folder without `.claim` files), any
+            // change may have made the first one.
+            if fresh || projects.is_empty() {
                 break;
             }
             let report: Value =

@@ -73,6 +73,45 @@ fn watch_prints_only_changed_verdicts() {
     let fifth = until("3/3 PASS");
     assert_eq!(fifth, ["PASS extra", "3/3 PASS"], "only the new witness is news");
 
+    // Nothing changed: a run reads the folders it watches, and must not
+    // wake itself (it took its own reads for changes, and ran again and
+    // again).
+    let idle = rx.recv_timeout(Duration::from_millis(1500));
+    assert!(idle.is_err(), "output with nothing changed: {idle:?}");
+
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A folder with no `.claim` file yet is watched (a plain run refuses it),
+/// and its first `.claim` file runs.
+#[test]
+fn watch_waits_in_a_folder_without_claim_files() {
+    let dir = std::env::temp_dir().join(format!("claim-watch-empty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(["--watch", "--entry"])
+        .arg(&dir)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("claim_batch --watch");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let next = || rx.recv_timeout(Duration::from_secs(20)).expect("output within 20 s");
+    while !next().starts_with("watching") {}
+    std::fs::write(dir.join("main.claim"), "witness first { holds 1 + 1 == 2 }\n").expect("write");
+    assert_eq!((next(), next()), ("PASS first".to_string(), "1/1 PASS".to_string()));
+    let idle = rx.recv_timeout(Duration::from_millis(1500));
+    assert!(idle.is_err(), "output with nothing changed: {idle:?}");
     let _ = child.kill();
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(&dir);
