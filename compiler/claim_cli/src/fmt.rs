@@ -18,8 +18,17 @@ pub fn command(paths: &[PathBuf], check: bool, color: bool) -> Output {
         if p.as_os_str() == "-" {
             files.push(p.clone());
         } else if p.is_dir() {
+            let before = files.len();
             if let Err(e) = crate::project::claim_files(p, &mut files) {
                 errors.push(crate::project::usage_error(format!("cannot read `{}`: {e}", display_name(p))));
+            } else if files.len() == before {
+                // `fmt --check` on a folder that holds nothing would pass a
+                // CI job whose paths have moved.
+                errors.push(
+                    crate::project::usage_error(format!("no `.claim` file under `{}`", display_name(p))).with_note(
+                        "a folder is searched for `.claim` files below it, skipping hidden folders and `target`",
+                    ),
+                );
             }
         } else if p.is_file() {
             files.push(p.clone());

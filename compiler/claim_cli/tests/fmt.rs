@@ -70,3 +70,14 @@ fn fmt_keeps_a_byte_order_mark() {
     assert_eq!((code, out.as_str()), (0, ""), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `fmt --check` on a folder with no `.claim` file is an error: a CI job
+/// whose paths have moved must not pass by checking nothing.
+#[test]
+fn fmt_check_on_a_folder_without_claim_files_fails() {
+    let dir = common::project_dir("fmt", "empty", &[("receipts/run.json", "{}")]);
+    let (code, _, err) = claimc(&["fmt", "--check", "receipts"], &dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("E0901") && err.contains("no `.claim` file under `receipts`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
