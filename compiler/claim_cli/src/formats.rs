@@ -154,7 +154,8 @@ fn junit(r: &RunReport<'_>) -> String {
     let (_, failed, dissolved) = r.counts();
     let errors = r.diagnostics.iter().filter(|d| d.is_error()).count();
     let total = r.witnesses.len() + dissolved + usize::from(errors > 0);
-    let time: f64 = r.witnesses.iter().map(|w| w.duration.as_secs_f64()).sum();
+    // A fold from 0, not `sum`: the sum of no `f64` is -0.0, printed `-0.000000`.
+    let time: f64 = r.witnesses.iter().fold(0.0, |t, w| t + w.duration.as_secs_f64());
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
