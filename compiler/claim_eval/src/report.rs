@@ -253,7 +253,14 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
                 .with_secondary(c.left.0, format!("left: {}", short(&c.left.1)))
                 .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)));
             d = with_difference(d, inside.as_ref(), true, whole, texts);
-            d = d.with_note(format!("left:  {}", show(&c.left.1))).with_note(format!("right: {}", show(&c.right.1)));
+            // Two lists of one element each say no more than the place
+            // where they differ, which the notes above show.
+            let single = |v: &Value| v.as_list().is_some_and(|l| l.len() == 1);
+            if !(inside.is_some() && single(&c.left.1) && single(&c.right.1)) {
+                d = d
+                    .with_note(format!("left:  {}", show(&c.left.1)))
+                    .with_note(format!("right: {}", show(&c.right.1)));
+            }
             for n in fold_notes(&c.left.1, &c.right.1) {
                 d = d.with_note(n);
             }
