@@ -215,6 +215,16 @@ fn claimc_explains_every_code() {
     let (status, _, err) = claimc(&["explain", "E9999"]);
     assert_eq!(status, 2);
     assert!(err.contains("not a Claim diagnostic code"));
+    // Without a code: every code with its title.
+    let (status, out, _) = claimc(&["explain"]);
+    assert_eq!((status, out.lines().count()), (0, claim_diagnostics::codes::CODES.len()));
+    // As a reader types it, and what a near miss meant.
+    let (status, out, _) = claimc(&["explain", "e203"]);
+    assert!(status == 0 && out.starts_with("# E0203"), "{out}");
+    let (_, _, err) = claimc(&["explain", "E0293"]);
+    assert!(err.contains("did you mean `E0203`?"), "{err}");
+    let (_, _, err) = claimc(&["explain", "2"]);
+    assert!(err.contains("did you mean `E0002` or `W0002`?"), "{err}");
 }
 
 #[test]

@@ -75,13 +75,45 @@ pub const CODES: &[(&str, &str, &str)] = &[
 
 /// The explanation of a code, if it is one.
 pub fn explain(code: &str) -> Option<&'static str> {
-    let code = code.trim().to_ascii_uppercase();
+    let code = normalize(code);
     CODES.iter().find(|(c, _, _)| *c == code).map(|(_, _, text)| *text)
+}
+
+/// A code as a reader may type it, in its canonical form: `e203` and
+/// `E203` are `E0203` (a letter, then the digits padded to four).
+pub fn normalize(code: &str) -> String {
+    let code = code.trim().to_ascii_uppercase();
+    match code.split_at_checked(1) {
+        Some((letter @ ("E" | "W"), digits))
+            if (1..=4).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            format!("{letter}{digits:0>4}")
+        }
+        _ => code,
+    }
+}
+
+/// Every code with its title, one per line: what `claimc explain` prints
+/// without a code.
+pub fn list() -> String {
+    CODES.iter().map(|(code, title, _)| format!("{code}  {title}\n")).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_code_is_found_however_it_is_typed() {
+        for typed in ["E0203", "e0203", "E203", "e203", " E0203 "] {
+            assert_eq!(normalize(typed), "E0203", "{typed:?}");
+            assert!(explain(typed).is_some(), "{typed:?}");
+        }
+        assert_eq!(normalize("203"), "203", "a number alone is an E or a W code: not guessed");
+        assert!(explain("E20300").is_none());
+        assert!(list().lines().any(|l| l.starts_with("E0203  ")));
+        assert_eq!(list().lines().count(), CODES.len());
+    }
 
     #[test]
     fn codes_are_unique_and_explained() {

@@ -66,8 +66,9 @@ enum Command {
     },
     /// Run the language server on standard input and output (for editors).
     Lsp,
-    /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`.
-    Explain { code: String },
+    /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`
+    /// (without a code: every code and its title).
+    Explain { code: Option<String> },
 }
 
 fn main() {
@@ -91,13 +92,35 @@ fn main() {
         }
         Command::Lsp => claim_cli::lsp::serve(),
         Command::Fmt { paths, check } => claim_cli::fmt::command(&paths, check, color),
-        Command::Explain { code } => match claim_diagnostics::codes::explain(&code) {
+        Command::Explain { code: None } => {
+            Output { stdout: claim_diagnostics::codes::list(), stderr: String::new(), code: 0 }
+        }
+        Command::Explain { code: Some(code) } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
-            None => Output {
-                stdout: String::new(),
-                stderr: format!("error[E0901]: `{code}` is not a Claim diagnostic code\n"),
-                code: 2,
-            },
+            None => {
+                let normal = claim_diagnostics::codes::normalize(&code);
+                let codes = claim_diagnostics::codes::CODES.iter().map(|(c, _, _)| *c);
+                // A number alone may be an error's or a warning's code.
+                let numbered: Vec<String> = ["E", "W"]
+                    .iter()
+                    .map(|l| claim_diagnostics::codes::normalize(&format!("{l}{normal}")))
+                    .filter(|c| claim_diagnostics::codes::explain(c).is_some())
+                    .map(|c| format!("`{c}`"))
+                    .collect();
+                let near = match numbered.is_empty() {
+                    false => Some(numbered.join(" or ")),
+                    true => claim_diagnostics::did_you_mean(&normal, codes).map(|c| format!("`{c}`")),
+                };
+                let help = match near {
+                    Some(near) => format!("did you mean {near}? `claimc explain` lists every code"),
+                    None => "`claimc explain` lists every code".to_string(),
+                };
+                Output {
+                    stdout: String::new(),
+                    stderr: format!("error[E0901]: `{code}` is not a Claim diagnostic code\n  = help: {help}\n"),
+                    code: 2,
+                }
+            }
         },
     })
 }
