@@ -32,8 +32,10 @@
 //! committing, as with snapshots); a block with `...` lines that no longer
 //! matches still fails, to be edited by hand.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repository root")
@@ -246,16 +248,48 @@ fn run(root: &Path, w: &Walkthrough, scratch: &Path) -> (i32, Vec<String>) {
     for edit in &w.edits {
         apply_edit(&base, edit, &at);
     }
-    let out = Command::new(bin)
+    // A command that does not end (`--watch`, the language server) is
+    // refused, and any other is stopped after a minute, not waited on.
+    assert!(
+        !w.args.iter().any(|a| a == "--watch" || a == "lsp"),
+        "{at}: a command that keeps running cannot be a walk-through; show it without `$ `"
+    );
+    let mut child = Command::new(bin)
         .args(&w.args)
         .current_dir(&base)
         .env("NO_COLOR", "1")
         .env_remove("CLAIM_FORMAT")
-        .output()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("run");
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let read = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut text = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut text);
+            }
+            text
+        })
+    };
+    let stdout = read(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = read(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{at}: `{} {}` still running after 60 s", w.program, w.args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let (out, err) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
+    let text = format!("{}{}", String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));
     let lines = text.lines().map(|l| l.trim_end().to_string()).collect();
-    (out.status.code().unwrap_or(-1), lines)
+    (status.code().unwrap_or(-1), lines)
 }
 
 /// Whether `actual` matches `expected`, where a line `...` matches any run
