@@ -2,9 +2,29 @@
 //! whose verdict changed, and the summary line.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
+
+/// `claim_batch --watch --entry DIR`, and its standard output line by line.
+fn watch(dir: &std::path::Path) -> (Child, Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+        .args(["--watch", "--entry"])
+        .arg(dir)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("claim_batch --watch");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    (child, rx)
+}
 
 #[test]
 fn watch_prints_only_changed_verdicts() {
@@ -18,21 +38,7 @@ fn watch_prints_only_changed_verdicts() {
         "record N { n: Int }\nfact n: N = load(\"n.json\")\nwitness two { holds n.n == 2 }\nwitness positive { holds n.n > 0 }\n",
     )
     .expect("write");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
-        .args(["--watch", "--entry"])
-        .arg(&dir)
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("claim_batch --watch");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
+    let (mut child, rx) = watch(&dir);
     let until = |end: &str| -> Vec<String> {
         let mut lines = Vec::new();
         loop {
@@ -91,21 +97,7 @@ fn watch_waits_in_a_folder_without_claim_files() {
     let dir = std::env::temp_dir().join(format!("claim-watch-empty-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
-        .args(["--watch", "--entry"])
-        .arg(&dir)
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("claim_batch --watch");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
+    let (mut child, rx) = watch(&dir);
     let next = || rx.recv_timeout(Duration::from_secs(20)).expect("output within 20 s");
     while !next().starts_with("watching") {}
     std::fs::write(dir.join("main.claim"), "witness first { holds 1 + 1 == 2 }\n").expect("write");
