@@ -26,6 +26,20 @@ fn watch(dir: &std::path::Path) -> (Child, Receiver<String>) {
     (child, rx)
 }
 
+/// Nothing changed, so nothing is printed: a run reads the folders it
+/// watches, and must not wake itself (it took its own reads for changes,
+/// and ran again and again).
+fn assert_idle(rx: &Receiver<String>) {
+    let idle = rx.recv_timeout(Duration::from_millis(1500));
+    assert!(idle.is_err(), "output with nothing changed: {idle:?}");
+}
+
+fn stop(mut child: Child, dir: &std::path::Path) {
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn watch_prints_only_changed_verdicts() {
     let dir = std::env::temp_dir().join(format!("claim-watch-{}", std::process::id()));
@@ -38,7 +52,7 @@ fn watch_prints_only_changed_verdicts() {
         "record N { n: Int }\nfact n: N = load(\"n.json\")\nwitness two { holds n.n == 2 }\nwitness positive { holds n.n > 0 }\n",
     )
     .expect("write");
-    let (mut child, rx) = watch(&dir);
+    let (child, rx) = watch(&dir);
     let until = |end: &str| -> Vec<String> {
         let mut lines = Vec::new();
         loop {
@@ -79,15 +93,8 @@ fn watch_prints_only_changed_verdicts() {
     let fifth = until("3/3 PASS");
     assert_eq!(fifth, ["PASS extra", "3/3 PASS"], "only the new witness is news");
 
-    // Nothing changed: a run reads the folders it watches, and must not
-    // wake itself (it took its own reads for changes, and ran again and
-    // again).
-    let idle = rx.recv_timeout(Duration::from_millis(1500));
-    assert!(idle.is_err(), "output with nothing changed: {idle:?}");
-
-    let _ = child.kill();
-    let _ = child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_idle(&rx);
+    stop(child, &dir);
 }
 
 /// A folder with no `.claim` file yet is watched (a plain run refuses it),
@@ -97,16 +104,13 @@ fn watch_waits_in_a_folder_without_claim_files() {
     let dir = std::env::temp_dir().join(format!("claim-watch-empty-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");
-    let (mut child, rx) = watch(&dir);
+    let (child, rx) = watch(&dir);
     let next = || rx.recv_timeout(Duration::from_secs(20)).expect("output within 20 s");
     while !next().starts_with("watching") {}
     std::fs::write(dir.join("main.claim"), "witness first { holds 1 + 1 == 2 }\n").expect("write");
     assert_eq!((next(), next()), ("PASS first".to_string(), "1/1 PASS".to_string()));
-    let idle = rx.recv_timeout(Duration::from_millis(1500));
-    assert!(idle.is_err(), "output with nothing changed: {idle:?}");
-    let _ = child.kill();
-    let _ = child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_idle(&rx);
+    stop(child, &dir);
 }
 
 /// The databases are reused across a receipt change and a module edit,
