@@ -198,15 +198,18 @@ impl<'a> Decoder<'a> {
     fn not_scalar(&mut self, j: &Json, ty: &Ty) -> Option<V> {
         match (ty, &j.kind) {
             (Ty::Int, J::Number(n)) => {
-                let what =
-                    if n.contains(['.', 'e', 'E']) { "not a whole number" } else { "out of range for Int (i64)" };
+                let what = if n.contains(['.', 'e', 'E']) {
+                    "not a whole number"
+                } else {
+                    "out of range for `Int` (a 64-bit signed whole number)"
+                };
                 self.fail(j.span, format!("`{n}` is {what}"), format!("expected `Int`, {what}"));
                 None
             }
             (Ty::Duration, J::Str(s)) => {
                 self.fail(
                     j.span,
-                    format!("`{s}` is not a Duration"),
+                    format!("`{s}` is not a `Duration`"),
                     "expected a Duration such as \"3h\" or \"250ms\"".into(),
                 );
                 None
@@ -536,5 +539,17 @@ mod tests {
                 "expected `Int`, found a string at `$.c`",
             ]
         );
+    }
+
+    /// A number that is not an `Int` says which way it is not, in the
+    /// language's names (not the implementation's).
+    #[test]
+    fn numbers_that_are_not_ints_say_why() {
+        assert_eq!(messages(decode_r(r#"{"a": "x", "c": 1.5}"#)), ["`1.5` is not a whole number at `$.c`"]);
+        assert_eq!(
+            messages(decode_r(r#"{"a": "x", "c": 9223372036854775808}"#)),
+            ["`9223372036854775808` is out of range for `Int` (a 64-bit signed whole number) at `$.c`"]
+        );
+        assert!(decode_r(r#"{"a": "x", "c": -9223372036854775808}"#).is_ok());
     }
 }
