@@ -1,7 +1,7 @@
 //! Drives `claimc lsp` through its protocol on stdio, as an editor would:
 //! initialize, open, a syntax error and its repair, hover, definition,
 //! references, symbols, completion, formatting, a witness's code lens and
-//! its command, shutdown and exit.
+//! its command, rename, shutdown and exit.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -71,14 +71,20 @@ impl Client {
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
+        let v = self.respond(method, params);
+        assert!(v.get("error").is_none(), "{method} failed: {v}");
+        v["result"].clone()
+    }
+
+    /// The whole response to a request: its result or its error.
+    fn respond(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = self.next;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
         loop {
             let v = self.rx.recv_timeout(Duration::from_secs(30)).expect("a response within 30 s");
             if v["id"] == json!(id) && v.get("method").is_none() {
-                assert!(v.get("error").is_none(), "{method} failed: {v}");
-                return v["result"].clone();
+                return v;
             }
             self.pending.push(v);
         }
@@ -335,6 +341,58 @@ fn half_typed_input_never_kills_the_server() {
         c.request("textDocument/hover", json!({"textDocument": {"uri": main_uri}, "position": p}));
         c.request("textDocument/completion", json!({"textDocument": {"uri": main_uri}, "position": p}));
     }
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("wait").success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rename_edits_every_module_or_says_why_not() {
+    let dir = project();
+    let main_uri = uri(&dir.join("main.claim"));
+    let lib_uri = uri(&dir.join("lib.claim"));
+    let mut c = Client::start();
+    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
+    assert_eq!(init["capabilities"]["renameProvider"]["prepareProvider"], json!(true), "{init}");
+    c.notify("initialized", json!({}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": MAIN}}),
+    );
+    assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
+    let at = |needle: &str| json!({"textDocument": {"uri": main_uri}, "position": pos(MAIN, needle, 0)});
+
+    // The name under the cursor, then every place it is named.
+    let r = c.request("textDocument/prepareRename", at("double(w)"));
+    assert_eq!(r["placeholder"], "double");
+    assert_eq!(r["range"]["start"], pos(MAIN, "double(w)", 0));
+    let mut params = at("double(w)");
+    params["newName"] = json!("twice");
+    let edit = c.request("textDocument/rename", params);
+    let changes = &edit["changes"];
+    assert_eq!(changes[&main_uri].as_array().map(Vec::len), Some(3), "{edit}");
+    assert_eq!(changes[&lib_uri].as_array().map(Vec::len), Some(1), "{edit}");
+    assert!(changes[&main_uri].as_array().into_iter().flatten().all(|e| e["newText"] == "twice"), "{edit}");
+    assert_eq!(changes[&lib_uri][0]["range"]["start"], json!({"line": 6, "character": 3}));
+
+    // Refused, with the reason: the standard library, a clash, a keyword.
+    let error = |v: Value| v["error"]["message"].as_str().unwrap_or("").to_string();
+    let e = error(c.respond("textDocument/prepareRename", at("produced")));
+    assert_eq!(e, "`produced` is declared in the standard library (`std.provenance`), which cannot be renamed");
+    let mut params = at("w: Wheel");
+    params["newName"] = json!("double");
+    let e = error(c.respond("textDocument/rename", params.clone()));
+    assert!(e.starts_with("renaming `w` to `double` would add error E"), "{e}");
+    params["newName"] = json!("fact");
+    assert_eq!(error(c.respond("textDocument/rename", params)), "`fact` is a keyword, not a name");
+    // The server's texts are as they were: the file still has no diagnostics
+    // and `w` still renames.
+    let mut params = at("w: Wheel");
+    params["newName"] = json!("wheel");
+    let edit = c.request("textDocument/rename", params);
+    assert_eq!(edit["changes"][&main_uri].as_array().map(Vec::len), Some(2), "{edit}");
+
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);
     assert!(c.child.wait().expect("wait").success());

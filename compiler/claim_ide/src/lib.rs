@@ -4,6 +4,7 @@
 //! caller keeps, and positions are byte offsets (the caller converts).
 
 mod complete;
+pub mod rename;
 mod resolve;
 mod symbols;
 

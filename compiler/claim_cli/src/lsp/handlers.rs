@@ -51,6 +51,14 @@ impl Server {
                 let p: lsp::CodeLensParams = extract(req, CodeLensRequest::METHOD)?;
                 self.code_lens(&p.text_document.uri)
             }
+            PrepareRenameRequest::METHOD => {
+                let p: lsp::TextDocumentPositionParams = extract(req, PrepareRenameRequest::METHOD)?;
+                self.prepare_rename(&p)
+            }
+            Rename::METHOD => {
+                let p: lsp::RenameParams = extract(req, Rename::METHOD)?;
+                self.rename(&p.text_document_position, &p.new_name)
+            }
             ExecuteCommand::METHOD => {
                 let p: lsp::ExecuteCommandParams = extract(req, ExecuteCommand::METHOD)?;
                 self.execute(p)
@@ -123,6 +131,36 @@ impl Server {
             .filter_map(|l| self.location(l))
             .collect();
         json(locs)
+    }
+
+    /// The range of the name a rename would rename, or why there is none
+    /// (an error the editor shows before asking for the new name).
+    fn prepare_rename(&mut self, p: &lsp::TextDocumentPositionParams) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let target = claim_ide::rename::prepare(&self.ws.db, program, file, offset)?;
+        let range = LineIndex::new(file.text(&self.ws.db), self.utf8).range(target.span);
+        json(lsp::PrepareRenameResponse::RangeWithPlaceholder { range, placeholder: target.name.to_string() })
+    }
+
+    /// Every edit of the rename, in every module of the project; refused,
+    /// with the reason, where it would change what the program means.
+    // The protocol's `WorkspaceEdit` keys its changes by `Uri` (which
+    // caches its parse inside); the keys are never changed once made.
+    #[allow(clippy::mutable_key_type)]
+    fn rename(&mut self, p: &lsp::TextDocumentPositionParams, new_name: &str) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let edits = claim_ide::rename::rename(&mut self.ws.db, program, file, offset, new_name)?;
+        let mut changes: std::collections::HashMap<lsp::Uri, Vec<lsp::TextEdit>> = Default::default();
+        for e in edits {
+            let id = e.file.file_id(&self.ws.db);
+            let path = self.ws.paths.get(&id).ok_or("a module without a path")?;
+            let uri = uri_of(path).ok_or("a module without a file URI")?;
+            let range = LineIndex::new(e.file.text(&self.ws.db), self.utf8).range(e.span);
+            changes.entry(uri).or_default().push(lsp::TextEdit { range, new_text: e.text });
+        }
+        json(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() })
     }
 
     fn document_symbols(&mut self, uri: &lsp::Uri) -> Answer {
