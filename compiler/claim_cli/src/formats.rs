@@ -65,7 +65,7 @@ fn label_json(l: &Label, s: &Sources) -> Value {
 }
 
 pub fn diagnostic_json(d: &Diagnostic, s: &Sources) -> Value {
-    json!({
+    let mut v = json!({
         "code": d.code,
         "severity": match d.severity { Severity::Error => "error", Severity::Warning => "warning" },
         "message": d.message,
@@ -73,7 +73,18 @@ pub fn diagnostic_json(d: &Diagnostic, s: &Sources) -> Value {
         "secondary": d.secondary.iter().map(|l| label_json(l, s)).collect::<Vec<_>>(),
         "notes": d.notes,
         "help": d.help,
-    })
+    });
+    // Only where there is one: a reader of the earlier reports sees the
+    // same fields.
+    if let Some(f) = &d.fix {
+        let mut fix = label_json(&Label::new(f.loc, ""), s);
+        if let Some(o) = fix.as_object_mut() {
+            o.remove("label");
+            o.insert("replacement".into(), json!(f.replacement));
+        }
+        v["fix"] = fix;
+    }
+    v
 }
 
 pub fn render(format: Format, r: &RunReport<'_>) -> String {
@@ -345,7 +356,7 @@ fn sarif(r: &RunReport<'_>) -> String {
             if let Some(l) = &d.primary {
                 text.push_str(&format!(": {}", l.message));
             }
-            json!({
+            let mut result = json!({
                 "ruleId": d.code,
                 "ruleIndex": codes.iter().position(|c| *c == d.code).unwrap_or(0),
                 "level": if d.is_error() { "error" } else { "warning" },
@@ -356,7 +367,21 @@ fn sarif(r: &RunReport<'_>) -> String {
                     v["id"] = json!(i);
                     v
                 }).collect::<Vec<_>>(),
-            })
+            });
+            if let Some(f) = &d.fix {
+                let (file, line, col, end_line, end_col) = position(&Label::new(f.loc, ""), r.sources);
+                result["fixes"] = json!([{
+                    "description": { "text": format!("replace with `{}`", f.replacement) },
+                    "artifactChanges": [{
+                        "artifactLocation": { "uri": file },
+                        "replacements": [{
+                            "deletedRegion": { "startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col },
+                            "insertedContent": { "text": f.replacement }
+                        }]
+                    }]
+                }]);
+            }
+            result
         })
         .collect();
     let doc = json!({

@@ -171,6 +171,38 @@ fn jobs_never_change_the_output_on_the_corpus() {
     }
 }
 
+/// A fixture whose `use` misspells an item's name (`too` for `two`).
+const MISSPELT: &str = "tests/fixtures/diagnostics/module_errors";
+
+/// A suggestion is a fix in the machine formats: the region and its
+/// replacement in JSON, a SARIF `fixes` entry; a diagnostic without one
+/// has no such field.
+#[test]
+fn a_suggested_name_is_a_fix_in_json_and_sarif() {
+    let (code, out) = batch(&["--entry", MISSPELT, "--format", "json"]);
+    assert_eq!(code, 2);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let diags = doc["diagnostics"].as_array().expect("diagnostics");
+    let fixed: Vec<&serde_json::Value> = diags.iter().filter(|d| d.get("fix").is_some()).collect();
+    assert_eq!(fixed.len(), 1, "{out}");
+    let fix = &fixed[0]["fix"];
+    assert_eq!(fix["replacement"], "two");
+    assert_eq!(
+        (&fix["line"], &fix["column"], &fix["end_column"]),
+        (&serde_json::json!(3), &serde_json::json!(23), &serde_json::json!(26))
+    );
+    assert_eq!(fixed[0]["primary"]["column"], fix["column"], "the fix replaces the misspelt name");
+    let (_, out) = batch(&["--entry", MISSPELT, "--format", "sarif"]);
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("sarif");
+    let results = doc["runs"][0]["results"].as_array().expect("results");
+    let fixes: Vec<&serde_json::Value> = results.iter().filter_map(|r| r.get("fixes")).collect();
+    assert_eq!(fixes.len(), 1, "{out}");
+    let change = &fixes[0][0]["artifactChanges"][0];
+    assert_eq!(change["replacements"][0]["insertedContent"]["text"], "two");
+    assert_eq!(change["replacements"][0]["deletedRegion"]["startColumn"], 23);
+    assert!(change["artifactLocation"]["uri"].as_str().is_some_and(|u| u.ends_with("module_errors/main.claim")));
+}
+
 /// The JSON documents validate against `docs/claim-batch.schema.json`
 /// (with Python's `jsonschema`, which `.ci/run` installs).
 #[test]
@@ -184,6 +216,7 @@ fn json_output_validates_against_its_schema() {
         vec!["--entry", FAILING, "--format", "json"],
         vec!["--entry", "tests/fixtures/diagnostics/witness_failures.claim", "--format", "json"],
         vec!["--entry", "tests/fixtures/check/mismatches.claim", "--format", "json"],
+        vec!["--entry", MISSPELT, "--format", "json"],
     ] {
         let (_, out) = batch(&args);
         if let Err(e) = common::validate(&schema, &out, "Draft202012Validator") {
@@ -264,9 +297,13 @@ fn sarif_validates_against_the_official_schema() {
         return;
     }
     let schema = repo().join("tests/schemas/sarif-2.1.0.json");
-    for entry in
-        ["claims", FAILING, "tests/fixtures/diagnostics/witness_failures.claim", "tests/fixtures/check/records.claim"]
-    {
+    for entry in [
+        "claims",
+        FAILING,
+        "tests/fixtures/diagnostics/witness_failures.claim",
+        "tests/fixtures/check/records.claim",
+        MISSPELT,
+    ] {
         let (_, out) = batch(&["--entry", entry, "--format", "sarif"]);
         if let Err(e) = common::validate(&schema, &out, "Draft4Validator") {
             panic!("{entry}: {e}");

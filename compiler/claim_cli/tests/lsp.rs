@@ -1,7 +1,7 @@
 //! Drives `claimc lsp` through its protocol on stdio, as an editor would:
 //! initialize, open, a syntax error and its repair, hover, definition,
 //! references, symbols, completion, formatting, a witness's code lens and
-//! its command, rename, shutdown and exit.
+//! its command, rename, quick fixes, shutdown and exit.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -392,6 +392,52 @@ fn rename_edits_every_module_or_says_why_not() {
     params["newName"] = json!("wheel");
     let edit = c.request("textDocument/rename", params);
     assert_eq!(edit["changes"][&main_uri].as_array().map(Vec::len), Some(2), "{edit}");
+
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("wait").success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_misspelt_name_has_a_quick_fix() {
+    let dir = project();
+    let main_uri = uri(&dir.join("main.claim"));
+    let mut c = Client::start();
+    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
+    assert_eq!(init["capabilities"]["codeActionProvider"]["codeActionKinds"], json!(["quickfix"]), "{init}");
+    c.notify("initialized", json!({}));
+    let typo = MAIN.replace("holds double(w) == 4", "holds doubel(w) == 4");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": typo}}),
+    );
+    let diags = c.diagnostics_for(&main_uri);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let range = diags[0]["range"].clone();
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": main_uri}, "range": range, "context": {"diagnostics": diags}}),
+    );
+    assert_eq!(actions.as_array().map(Vec::len), Some(1), "{actions}");
+    assert_eq!(actions[0]["title"], "replace `doubel` with `double`");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    assert_eq!(actions[0]["diagnostics"][0]["code"], "E0201");
+    let edit = &actions[0]["edit"]["changes"][&main_uri][0];
+    assert_eq!((&edit["range"], &edit["newText"]), (&range, &json!("double")), "{actions}");
+    // Elsewhere in the file there is nothing to fix.
+    let elsewhere = json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}});
+    let none = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": main_uri}, "range": elsewhere, "context": {"diagnostics": []}}),
+    );
+    assert_eq!(none, json!([]));
+    // Applied, the file has no diagnostics.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"range": range, "text": "double"}]}),
+    );
+    assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
 
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);

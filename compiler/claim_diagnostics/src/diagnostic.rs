@@ -35,6 +35,16 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     pub notes: Vec<String>,
     pub help: Option<String>,
+    /// An edit that would resolve it, where one is sure enough to offer
+    /// (the editor's quick fix): a close name for a misspelt one.
+    pub fix: Option<Fix>,
+}
+
+/// A replacement of the text at `loc`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Fix {
+    pub loc: Loc,
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -47,6 +57,7 @@ impl Diagnostic {
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
+            fix: None,
         }
     }
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
@@ -70,6 +81,25 @@ impl Diagnostic {
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
+        self
+    }
+    /// Suggests `close` for the misspelt name under the primary label: said
+    /// in `help`, and offered as a fix of that label's text.
+    pub fn with_suggestion(self, close: impl Into<String>) -> Diagnostic {
+        match self.primary.as_ref().map(|p| p.loc) {
+            Some(loc) => self.with_suggestion_at(loc, close),
+            None => {
+                let close = close.into();
+                self.with_help(format!("did you mean `{close}`?"))
+            }
+        }
+    }
+    /// As `with_suggestion`, where the misspelt name is `loc`, not all of
+    /// the primary label's text.
+    pub fn with_suggestion_at(mut self, loc: Loc, close: impl Into<String>) -> Diagnostic {
+        let close = close.into();
+        self.help = Some(format!("did you mean `{close}`?"));
+        self.fix = Some(Fix { loc, replacement: close });
         self
     }
     pub fn is_error(&self) -> bool {

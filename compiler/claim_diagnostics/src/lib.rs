@@ -8,7 +8,7 @@ pub mod printable;
 pub mod render;
 pub mod sources;
 
-pub use diagnostic::{and_list, did_you_mean, Diagnostic, Label, Severity};
+pub use diagnostic::{and_list, did_you_mean, Diagnostic, Fix, Label, Severity};
 pub use printable::printable;
 pub use render::{render_human, HumanRenderer};
 pub use sources::Sources;

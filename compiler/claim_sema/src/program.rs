@@ -211,7 +211,7 @@ fn undeclared_code(code: &str, at: Loc, declared: &BTreeMap<Arc<str>, hir::Refus
     let d = Diagnostic::error("E0212", format!("undeclared refusal code `{code}`"))
         .at_loc(at, "no `refusal` declares this code");
     match claim_diagnostics::did_you_mean(code, declared.keys().map(|c| &**c)) {
-        Some(close) => d.with_help(format!("did you mean `{close}`?")),
+        Some(close) => d.with_suggestion(close),
         None => d.with_help(format!("declare it: `refusal {code} \"what it means\"`")),
     }
 }

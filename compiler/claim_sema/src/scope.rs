@@ -90,7 +90,7 @@ impl Scope {
                     "no such module",
                 );
                 if let Some(close) = did_you_mean(&path, modules.keys().map(String::as_str)) {
-                    d = d.with_help(format!("did you mean `{close}`?"));
+                    d = d.with_suggestion(close);
                 } else if path.starts_with("std.") {
                     d = d.with_help("the standard library modules are listed by `claimc doc --list`");
                 } else {
@@ -128,7 +128,7 @@ impl Scope {
                                 Diagnostic::error("E0104", format!("module `{path}` has no item named `{}`", sel.name))
                                     .at(fid, sel.span, "not declared there");
                             if let Some(close) = did_you_mean(&sel.name, index.entries.keys().map(|k| &**k)) {
-                                d = d.with_help(format!("did you mean `{close}`?"));
+                                d = d.with_suggestion(close);
                             }
                             scope.diagnostics.push(d);
                             scope.unresolved.insert(key);

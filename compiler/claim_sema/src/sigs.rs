@@ -8,7 +8,7 @@ use crate::scope::Scope;
 use crate::ty::{FieldDef, GlobalName, Ty, TypeDef, TypeInfo, VariantDef};
 use claim_diagnostics::{did_you_mean, Diagnostic};
 use claim_syntax::ast::{FieldDecl, ItemKind, TypeExpr, TypeExprKind};
-use claim_syntax::{FileId, Loc};
+use claim_syntax::{FileId, Loc, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -181,7 +181,12 @@ impl TypeResolver<'_> {
                 if let Some(help) = elsewhere {
                     d = d.with_help(help);
                 } else if let Some(close) = did_you_mean(&full, candidates) {
-                    d = d.with_help(format!("did you mean `{close}`?"));
+                    // The name alone: not a `List<…>`'s arguments after it.
+                    let name = match (path.first(), path.last()) {
+                        (Some(a), Some(b)) => Span { start: a.span.start, end: b.span.end },
+                        _ => t.span,
+                    };
+                    d = d.with_suggestion_at(Loc::new(self.file, name), close);
                 }
                 diags.push(d);
                 Ty::Error

@@ -51,6 +51,10 @@ impl Server {
                 let p: lsp::CodeLensParams = extract(req, CodeLensRequest::METHOD)?;
                 self.code_lens(&p.text_document.uri)
             }
+            CodeActionRequest::METHOD => {
+                let p: lsp::CodeActionParams = extract(req, CodeActionRequest::METHOD)?;
+                self.code_actions(&p)
+            }
             PrepareRenameRequest::METHOD => {
                 let p: lsp::TextDocumentPositionParams = extract(req, PrepareRenameRequest::METHOD)?;
                 self.prepare_rename(&p)
@@ -131,6 +135,45 @@ impl Server {
             .filter_map(|l| self.location(l))
             .collect();
         json(locs)
+    }
+
+    /// A quick fix for each diagnostic in the range that carries one (a
+    /// close name for a misspelt one).
+    // `WorkspaceEdit` keys its changes by `Uri`: see `rename`.
+    #[allow(clippy::mutable_key_type)]
+    fn code_actions(&mut self, p: &lsp::CodeActionParams) -> Answer {
+        let uri = &p.text_document.uri;
+        let path = path_of(uri).ok_or("not a file URI")?;
+        if self.ws.lookup(&path).is_none() {
+            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
+        }
+        let (project, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let (program, id) = (project.program, file.file_id(&self.ws.db));
+        let text = file.text(&self.ws.db).clone();
+        let ix = LineIndex::new(&text, self.utf8);
+        let (from, to) = (ix.offset(p.range.start), ix.offset(p.range.end));
+        let mut actions = Vec::new();
+        for d in &claim_sema::compile(&self.ws.db, program).diagnostics {
+            let Some(fix) = d.fix.as_ref().filter(|f| f.loc.file == id) else { continue };
+            let span = fix.loc.span;
+            if span.end < from || span.start > to {
+                continue;
+            }
+            let old = text.get(span.start as usize..span.end as usize).unwrap_or_default();
+            let edit = lsp::TextEdit { range: ix.range(span), new_text: fix.replacement.clone() };
+            actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
+                title: format!("replace `{old}` with `{}`", fix.replacement),
+                kind: Some(lsp::CodeActionKind::QUICKFIX),
+                diagnostics: super::convert::diagnostic(d, &ix, |_| None).map(|x| vec![x]),
+                edit: Some(lsp::WorkspaceEdit {
+                    changes: Some([(uri.clone(), vec![edit])].into_iter().collect()),
+                    ..Default::default()
+                }),
+                is_preferred: Some(true),
+                ..Default::default()
+            }));
+        }
+        json(actions)
     }
 
     /// The range of the name a rename would rename, or why there is none

@@ -193,7 +193,7 @@ impl Checker<'_> {
                 if let Some(help) = crate::scope::import_help(self.db, self.program, name, ItemTag::Fn) {
                     d = d.with_help(help);
                 } else if let Some(close) = did_you_mean(name, candidates) {
-                    d = d.with_help(format!("did you mean `{close}`?"));
+                    d = d.with_suggestion(close);
                 }
                 self.error(d);
                 None

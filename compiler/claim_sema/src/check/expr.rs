@@ -371,7 +371,7 @@ impl<'a> Checker<'a> {
         if let Some(help) = crate::scope::import_help(self.db, self.program, &id.name, ItemTag::Fact) {
             d = d.with_help(help);
         } else if let Some(close) = did_you_mean(&id.name, candidates.iter().map(String::as_str)) {
-            d = d.with_help(format!("did you mean `{close}`?"));
+            d = d.with_suggestion(close);
         } else if let Some(owner) = self.enum_with_variant(&id.name) {
             d = d.with_help(format!(
                 "`{}` is a variant of `{owner}`; where the type is not known, qualify it: `{owner}.{}`",
@@ -435,7 +435,7 @@ impl<'a> Checker<'a> {
                     )
                     .at(self.file, item.span, "not declared there");
                     if let Some(close) = did_you_mean(&item.name, names) {
-                        d = d.with_help(format!("did you mean `{close}`?"));
+                        d = d.with_suggestion(close);
                     }
                     self.error(d);
                     (mk(H::Error, span, Ty::Error), 2)
@@ -488,7 +488,7 @@ impl<'a> Checker<'a> {
                     "no such variant",
                 );
                 if let Some(close) = did_you_mean(&v.name, variants.iter().map(|v| &*v.name)) {
-                    d = d.with_help(format!("did you mean `{close}`?"));
+                    d = d.with_suggestion(close);
                 }
                 self.error(d);
                 Some(mk(H::Error, span, Ty::Error))
@@ -513,7 +513,7 @@ impl<'a> Checker<'a> {
                             .at(self.file, field.span, "unknown field")
                             .with_secondary(info.loc, format!("`{}` is declared here", n.name));
                     if let Some(close) = did_you_mean(&field.name, fields.iter().map(|f| &*f.name)) {
-                        d = d.with_help(format!("did you mean `{close}`?"));
+                        d = d.with_suggestion(close);
                     }
                     self.error(d);
                     return mk(H::Error, span, Ty::Error);

@@ -85,7 +85,7 @@ impl Checker<'_> {
                     );
                     if let Some((_, vs)) = self.enum_of(ty) {
                         if let Some(close) = did_you_mean(&id.name, vs.iter().map(|v| &*v.name)) {
-                            d = d.with_help(format!("did you mean `{close}`?"));
+                            d = d.with_suggestion(close);
                         }
                     }
                     self.error(d);
@@ -165,7 +165,7 @@ impl Checker<'_> {
             let mut d = Diagnostic::error("E0218", format!("`{}` is not a variant of `{}`", last.name, enum_name.name))
                 .at(self.file, last.span, "no such variant");
             if let Some(close) = did_you_mean(&last.name, variants.iter().map(|v| &*v.name)) {
-                d = d.with_help(format!("did you mean `{close}`?"));
+                d = d.with_suggestion(close);
             }
             self.error(d);
             return P::Error;

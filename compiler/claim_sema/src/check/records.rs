@@ -144,7 +144,7 @@ impl<'a> Checker<'a> {
                     "unknown field",
                 );
                 if let Some(close) = did_you_mean(&init.name.name, fields.iter().map(|f| &*f.name)) {
-                    d = d.with_help(format!("did you mean `{close}`?"));
+                    d = d.with_suggestion(close);
                 } else {
                     d = d.with_note(format!(
                         "its fields are {}",

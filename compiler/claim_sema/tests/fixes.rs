@@ -1,0 +1,64 @@
+//! A misspelt name's "did you mean" is also a fix: an edit of exactly the
+//! misspelt name (not of what surrounds it), which, applied, compiles.
+
+use claim_sema::{compile, Database, Program, SourceFile};
+use claim_syntax::FileId;
+use std::collections::BTreeMap;
+
+const LIB: &str = "\
+enum Origin { Built, Adopted }
+record Wheel { name: Text, size: Int }
+refusal TooSmall \"small\"
+fn double(n: Int) -> Int { n * 2 }
+";
+
+/// `main` with each misspelling, and what its fix must replace it with.
+const CASES: &[(&str, &str, &str)] = &[
+    ("use lib.{double}\nwitness w { holds doubel(2) == 4 }\n", "doubel", "double"),
+    ("use lib.{doubel}\nwitness w { holds true }\n", "doubel", "double"),
+    ("use lob.{double}\nwitness w { holds true }\n", "lob", "lib"),
+    (
+        "use lib.{Wheel}\nfact w: Wheel = Wheel { name: \"a\", sise: 1 }\nwitness v { holds w.size == 1 }\n",
+        "sise",
+        "size",
+    ),
+    (
+        "use lib.{Wheel}\nfact w: Wheel = Wheel { name: \"a\", size: 1 }\nwitness v { holds w.sise == 1 }\n",
+        "sise",
+        "size",
+    ),
+    ("use lib.{Origin}\nfact o: Origin = Origin.Buil\nwitness v { holds o is Built }\n", "Buil", "Built"),
+    ("use lib.{Wheel}\nfact ws: Lst<Wheel> = []\nwitness v { holds len(ws) == 0 }\n", "Lst", "List"),
+    ("fact count: Int = 1\nwitness v { holds cont == 1 }\n", "cont", "count"),
+    (
+        "fn f(n: Int) -> Int { require n > 0 else refuse TooSmal \"x\"; n }\nwitness v { holds f(1) == 1 }\n",
+        "TooSmal",
+        "TooSmall",
+    ),
+];
+
+#[test]
+fn each_suggestion_is_a_fix_that_compiles() {
+    for (text, wrong, right) in CASES {
+        let db = Database::default();
+        let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
+        let main = SourceFile::new(&db, "main".to_string(), (*text).into(), FileId(1));
+        let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
+        let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
+        let diags = compile(&db, program).diagnostics.clone();
+        let fixes: Vec<_> = diags.iter().filter_map(|d| d.fix.clone()).collect();
+        assert_eq!(fixes.len(), 1, "{text}: {diags:?}");
+        let fix = &fixes[0];
+        let span = fix.loc.span.start as usize..fix.loc.span.end as usize;
+        assert_eq!(
+            (fix.loc.file, &text[span.clone()], fix.replacement.as_str()),
+            (FileId(1), *wrong, *right),
+            "{text}"
+        );
+        let mut fixed = text.to_string();
+        fixed.replace_range(span, &fix.replacement);
+        let mut db = db;
+        main.edit(&mut db, fixed.clone().into());
+        assert!(!compile(&db, program).has_errors(), "{fixed}: {:?}", compile(&db, program).diagnostics);
+    }
+}
