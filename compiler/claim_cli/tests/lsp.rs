@@ -1,7 +1,7 @@
 //! Drives `claimc lsp` through its protocol on stdio, as an editor would:
 //! initialize, open, a syntax error and its repair, hover, definition,
 //! references, symbols, completion, formatting, a witness's code lens and
-//! its command, rename, quick fixes, shutdown and exit.
+//! its command, rename, quick fixes, signature help, shutdown and exit.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -438,6 +438,41 @@ fn a_misspelt_name_has_a_quick_fix() {
         json!({"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"range": range, "text": "double"}]}),
     );
     assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
+
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("wait").success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn signature_help_while_a_call_is_typed() {
+    let dir = project();
+    let main_uri = uri(&dir.join("main.claim"));
+    let mut c = Client::start();
+    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
+    assert_eq!(init["capabilities"]["signatureHelpProvider"]["triggerCharacters"], json!(["(", ","]), "{init}");
+    c.notify("initialized", json!({}));
+    // Half typed: `produced(w, ` does not parse yet.
+    let typing = MAIN.replace("holds double(w) == 4", "holds produced(w, ");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": typing}}),
+    );
+    let at = pos(&typing, "produced(w, ", 0);
+    let end = json!({"line": at["line"], "character": at["character"].as_u64().unwrap_or(0) + 12});
+    let h = c.request("textDocument/signatureHelp", json!({"textDocument": {"uri": main_uri}, "position": end}));
+    let sig = &h["signatures"][0];
+    assert_eq!(sig["label"], "produced(c: Candidate, r: BuildReceipt) -> Produced", "{h}");
+    assert_eq!(h["activeParameter"], 1);
+    assert_eq!(sig["parameters"][1]["label"], json!([23, 38]), "`r: BuildReceipt`");
+    assert!(sig["documentation"]["value"].as_str().is_some_and(|d| d.contains("PRODUCED")), "{h}");
+    // Outside a call, none.
+    let h = c.request(
+        "textDocument/signatureHelp",
+        json!({"textDocument": {"uri": main_uri}, "position": {"line": 0, "character": 3}}),
+    );
+    assert_eq!(h, Value::Null);
 
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);

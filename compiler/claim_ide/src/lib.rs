@@ -6,10 +6,12 @@
 mod complete;
 pub mod rename;
 mod resolve;
+mod signature;
 mod symbols;
 
 pub use complete::{completions, Completion, CompletionKind};
 pub use resolve::{occurrences, Def, Occurrence};
+pub use signature::{signature_help, Signature};
 pub use symbols::{document_symbols, workspace_symbols, Symbol, SymbolKind};
 
 use claim_sema::hir;

@@ -85,3 +85,55 @@ pub const BUILTIN_CODES: &[(&str, &str)] = &[
     ("DivisionByZero", "division by zero"),
     ("MalformedDigest", "the text is not a digest of the expected kind"),
 ];
+
+/// Each built-in's signature, as an editor shows it while its arguments
+/// are typed (`T` is any type), with one line on what it gives. A test
+/// holds the parameter counts to the checker's (`check/calls.rs`).
+pub const BUILTIN_SIGNATURES: &[(&str, &str, &str)] = &[
+    (
+        "len",
+        "len(xs: List<T> | Text | Map<T>) -> Int",
+        "the elements of a list, the Unicode scalar values of a text, the keys of a map",
+    ),
+    ("get", "get(m: Map<T>, key: Text) -> Option<T>", "the value under `key`, if there is one"),
+    ("keys", "keys(m: Map<T>) -> List<Text>", "a map's keys, in order"),
+    ("raw", "raw(x: N) -> T", "a newtype's underlying value"),
+    ("text", "text(x: T) -> Text", "any value as text (a Text is itself)"),
+    ("hex", "hex(d: Sha256 | Sha1) -> Text", "a digest's lowercase hex (for a newtype, `hex(raw(d))`)"),
+    ("take", "take(t: Text, n: Int) -> Text", "the first `n` characters (`\"\"` where n ≤ 0)"),
+    ("starts_with", "starts_with(t: Text, prefix: Text) -> Bool", "whether `t` begins with `prefix`"),
+    ("ends_with", "ends_with(t: Text, suffix: Text) -> Bool", "whether `t` ends with `suffix`"),
+    ("contains", "contains(t: Text, part: Text) -> Bool", "whether `part` occurs in `t`"),
+    ("split", "split(t: Text, sep: Text) -> List<Text>", "the pieces between each `sep` (the characters, for `\"\"`)"),
+    ("join", "join(parts: List<Text>, sep: Text) -> Text", "the parts with `sep` between them"),
+    ("all", "all(xs: List<Bool>) -> Bool", "whether every element is true (true for `[]`)"),
+    ("any", "any(xs: List<Bool>) -> Bool", "whether some element is true"),
+    ("sum", "sum(xs: List<Int>) -> Int", "the elements' sum (0 for `[]`); refuses `Overflow`"),
+    ("count", "count(xs: List<Bool>) -> Int", "how many elements are true"),
+    ("seconds", "seconds(d: Duration) -> Int", "whole seconds"),
+    ("minutes", "minutes(d: Duration) -> Int", "whole minutes"),
+    ("hours", "hours(d: Duration) -> Int", "whole hours"),
+    (
+        "parse_sha256",
+        "parse_sha256(t: Text) -> Sha256",
+        "a digest from 64 lowercase hex digits, bare or after `sha256:`; refuses `MalformedDigest`",
+    ),
+    (
+        "parse_sha1",
+        "parse_sha1(t: Text) -> Sha1",
+        "a digest from 40 lowercase hex digits, bare or after `sha1:`; refuses `MalformedDigest`",
+    ),
+    ("sha256", "sha256(t: Text) -> Sha256", "SHA-256 of the text's UTF-8 bytes"),
+    (
+        "fold_sha256",
+        "fold_sha256(domain: Text, parts: List<Text>) -> Sha256",
+        "SHA-256 of the netstrings of `domain` and each part, in order",
+    ),
+    ("load", "load(path: Text) -> T", "a JSON file decoded into the declared type (in facts)"),
+    ("file_sha256", "file_sha256(path: Text) -> Sha256", "SHA-256 of a file's bytes, streamed (in facts)"),
+    (
+        "git_tree",
+        "git_tree(path: Text) -> Sha1",
+        "the git tree id of a folder, as `git write-tree` gives it (in facts)",
+    ),
+];

@@ -51,6 +51,10 @@ impl Server {
                 let p: lsp::CodeLensParams = extract(req, CodeLensRequest::METHOD)?;
                 self.code_lens(&p.text_document.uri)
             }
+            SignatureHelpRequest::METHOD => {
+                let p: lsp::SignatureHelpParams = extract(req, SignatureHelpRequest::METHOD)?;
+                self.signature_help(&p.text_document_position_params)
+            }
             CodeActionRequest::METHOD => {
                 let p: lsp::CodeActionParams = extract(req, CodeActionRequest::METHOD)?;
                 self.code_actions(&p)
@@ -135,6 +139,46 @@ impl Server {
             .filter_map(|l| self.location(l))
             .collect();
         json(locs)
+    }
+
+    /// The signature of the call being typed, its parameter under the cursor
+    /// marked.
+    fn signature_help(&mut self, p: &lsp::TextDocumentPositionParams) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let Some(s) = claim_ide::signature_help(&self.ws.db, program, file, offset) else {
+            return Ok(Value::Null);
+        };
+        // Parameter ranges in the label, in the agreed position encoding.
+        let units = |b: u32| -> u32 {
+            let head = s.label.get(..b as usize).unwrap_or("");
+            if self.utf8 {
+                head.len() as u32
+            } else {
+                head.encode_utf16().count() as u32
+            }
+        };
+        let parameters = s
+            .params
+            .iter()
+            .map(|(a, b)| lsp::ParameterInformation {
+                label: lsp::ParameterLabel::LabelOffsets([units(*a), units(*b)]),
+                documentation: None,
+            })
+            .collect();
+        let documentation = s.docs.map(|d| {
+            lsp::Documentation::MarkupContent(lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: d })
+        });
+        json(lsp::SignatureHelp {
+            signatures: vec![lsp::SignatureInformation {
+                label: s.label.clone(),
+                documentation,
+                parameters: Some(parameters),
+                active_parameter: Some(s.active),
+            }],
+            active_signature: Some(0),
+            active_parameter: Some(s.active),
+        })
     }
 
     /// A quick fix for each diagnostic in the range that carries one (a
