@@ -1,7 +1,8 @@
 //! Drives `claimc lsp` through its protocol on stdio, as an editor would:
 //! initialize, open, a syntax error and its repair, hover, definition,
 //! references, symbols, completion, formatting, a witness's code lens and
-//! its command, rename, quick fixes, signature help, shutdown and exit.
+//! its command, rename, quick fixes, signature help, highlights, inlay
+//! hints, shutdown and exit.
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -473,6 +474,47 @@ fn signature_help_while_a_call_is_typed() {
         json!({"textDocument": {"uri": main_uri}, "position": {"line": 0, "character": 3}}),
     );
     assert_eq!(h, Value::Null);
+
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().expect("wait").success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn highlights_and_inlay_hints() {
+    let dir = project();
+    let main_uri = uri(&dir.join("main.claim"));
+    let mut c = Client::start();
+    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
+    assert_eq!(init["capabilities"]["documentHighlightProvider"], json!(true), "{init}");
+    assert_eq!(init["capabilities"]["inlayHintProvider"], json!(true), "{init}");
+    c.notify("initialized", json!({}));
+    let text = MAIN.replace("holds double(w) == 4", "let twice = double(w)\n  holds twice == 4");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": text}}),
+    );
+    assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
+    // `twice`: bound (a write), then read.
+    let h = c.request(
+        "textDocument/documentHighlight",
+        json!({"textDocument": {"uri": main_uri}, "position": pos(&text, "twice ==", 0)}),
+    );
+    assert_eq!(h.as_array().map(Vec::len), Some(2), "{h}");
+    assert_eq!((&h[0]["kind"], &h[1]["kind"]), (&json!(3), &json!(2)), "write, then read");
+    assert_eq!(h[0]["range"]["start"], pos(&text, "twice =", 0));
+    // Its type, after its name.
+    let whole = json!({"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}});
+    let hints = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": main_uri}, "range": whole}));
+    assert_eq!(hints.as_array().map(Vec::len), Some(1), "{hints}");
+    assert_eq!(hints[0]["label"], ": Int");
+    let p = pos(&text, "twice =", 0);
+    assert_eq!(hints[0]["position"], json!({"line": p["line"], "character": p["character"].as_u64().unwrap_or(0) + 5}));
+    // Outside the asked range, none.
+    let first = json!({"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}});
+    let hints = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": main_uri}, "range": first}));
+    assert_eq!(hints, json!([]));
 
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);

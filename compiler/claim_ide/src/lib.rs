@@ -104,6 +104,34 @@ pub fn references(db: &dyn Db, program: Program, def: &Def, include_decl: bool) 
     out
 }
 
+/// Every place in `file` that names what the name at `offset` denotes, and
+/// whether it is the declaration (the editor highlights them).
+pub fn highlights(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Vec<(Span, bool)> {
+    let Some(o) = at(db, program, file, offset) else { return Vec::new() };
+    let mut out: Vec<(Span, bool)> =
+        occurrences(db, program, file).into_iter().filter(|x| x.def == o.def).map(|x| (x.span, x.is_decl)).collect();
+    out.dedup();
+    out
+}
+
+/// The type of each local bound without one written (`let p = …`, a
+/// comprehension's variable, a pattern's binding), as the offset after its
+/// name and the type: what an editor shows inline. A shorthand field
+/// pattern (`{ from }`) is left out: a type there would read as a field.
+pub fn inlay_types(db: &dyn Db, program: Program, file: SourceFile) -> Vec<(u32, String)> {
+    let text = file.text(db);
+    let occ = occurrences(db, program, file);
+    occ.iter()
+        .filter(|o| o.is_decl && matches!(o.def, Def::Local { .. }))
+        .filter(|o| !occ.iter().any(|x| x.span == o.span && x.def != o.def))
+        .filter(|o| !text.get(o.span.end as usize..).unwrap_or("").trim_start().starts_with(':'))
+        .filter_map(|o| {
+            let ty = o.ty.as_ref()?;
+            (!matches!(ty, claim_sema::ty::Ty::Error)).then(|| (o.span.end, format!(": {ty}")))
+        })
+        .collect()
+}
+
 /// Hover text (Markdown) and the span it describes.
 pub fn hover(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Option<(String, Span)> {
     if let Some(o) = at(db, program, file, offset) {

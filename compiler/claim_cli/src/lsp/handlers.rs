@@ -51,6 +51,14 @@ impl Server {
                 let p: lsp::CodeLensParams = extract(req, CodeLensRequest::METHOD)?;
                 self.code_lens(&p.text_document.uri)
             }
+            DocumentHighlightRequest::METHOD => {
+                let p: lsp::DocumentHighlightParams = extract(req, DocumentHighlightRequest::METHOD)?;
+                self.highlights(&p.text_document_position_params)
+            }
+            InlayHintRequest::METHOD => {
+                let p: lsp::InlayHintParams = extract(req, InlayHintRequest::METHOD)?;
+                self.inlay_hints(&p)
+            }
             SignatureHelpRequest::METHOD => {
                 let p: lsp::SignatureHelpParams = extract(req, SignatureHelpRequest::METHOD)?;
                 self.signature_help(&p.text_document_position_params)
@@ -139,6 +147,50 @@ impl Server {
             .filter_map(|l| self.location(l))
             .collect();
         json(locs)
+    }
+
+    /// The other places in the file that name what the cursor is on.
+    fn highlights(&mut self, p: &lsp::TextDocumentPositionParams) -> Answer {
+        let (path, file, offset) = self.locate(p)?;
+        let program = self.program_of(&path).ok_or("no project")?;
+        let text = file.text(&self.ws.db).clone();
+        let ix = LineIndex::new(&text, self.utf8);
+        let out: Vec<lsp::DocumentHighlight> = claim_ide::highlights(&self.ws.db, program, file, offset)
+            .into_iter()
+            .map(|(span, decl)| lsp::DocumentHighlight {
+                range: ix.range(span),
+                kind: Some(if decl { lsp::DocumentHighlightKind::WRITE } else { lsp::DocumentHighlightKind::READ }),
+            })
+            .collect();
+        json(out)
+    }
+
+    /// The types of the locals bound without one written, in the range.
+    fn inlay_hints(&mut self, p: &lsp::InlayHintParams) -> Answer {
+        let path = path_of(&p.text_document.uri).ok_or("not a file URI")?;
+        if self.ws.lookup(&path).is_none() {
+            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
+        }
+        let (project, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let program = project.program;
+        let text = file.text(&self.ws.db).clone();
+        let ix = LineIndex::new(&text, self.utf8);
+        let (from, to) = (ix.offset(p.range.start), ix.offset(p.range.end));
+        let hints: Vec<lsp::InlayHint> = claim_ide::inlay_types(&self.ws.db, program, file)
+            .into_iter()
+            .filter(|(at, _)| from <= *at && *at <= to)
+            .map(|(at, label)| lsp::InlayHint {
+                position: ix.position(at),
+                label: lsp::InlayHintLabel::String(label),
+                kind: Some(lsp::InlayHintKind::TYPE),
+                text_edits: None,
+                tooltip: None,
+                padding_left: None,
+                padding_right: None,
+                data: None,
+            })
+            .collect();
+        json(hints)
     }
 
     /// The signature of the call being typed, its parameter under the cursor

@@ -1,0 +1,61 @@
+//! What an editor shows in place: the types of locals bound without one
+//! written, and the other places that name what is under the cursor.
+
+use claim_ide::{highlights, inlay_types};
+use claim_sema::{Database, Program, SourceFile};
+use claim_syntax::FileId;
+use std::collections::BTreeMap;
+
+const MAIN: &str = "\
+enum Origin { Built, Adopted { from: Text } }
+record Wheel { name: Text, size: Int }
+fact wheels: List<Wheel> = [Wheel { name: \"a\", size: 1 }]
+fn sizes(ws: List<Wheel>) -> List<Int> { [w.size for w in ws] }
+fn source(o: Origin) -> Text {
+  match o {
+    Built => \"here\",
+    Adopted { from } => from,
+  }
+}
+witness w {
+  let total = len(sizes(wheels))
+  let named: Int = 1
+  holds total == named
+}
+";
+
+fn setup() -> (Database, Program, SourceFile) {
+    let db = Database::default();
+    let main = SourceFile::new(&db, "main".to_string(), MAIN.into(), FileId(0));
+    let program =
+        Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
+    (db, program, main)
+}
+
+fn after(needle: &str) -> u32 {
+    (MAIN.find(needle).expect("needle") + needle.len()) as u32
+}
+
+#[test]
+fn locals_without_a_written_type_show_theirs() {
+    let (db, program, main) = setup();
+    let hints = inlay_types(&db, program, main);
+    // `w` of the comprehension and `total`; not the parameters, not
+    // `named: Int`, not the shorthand `{ from }`.
+    assert_eq!(hints, [(after("for w"), ": Wheel".to_string()), (after("let total"), ": Int".to_string())]);
+}
+
+#[test]
+fn every_place_that_names_it_is_highlighted() {
+    let (db, program, main) = setup();
+    let at = |needle: &str| MAIN.find(needle).expect("needle") as u32;
+    // `total`: bound, then read.
+    let h = highlights(&db, program, main, at("total =="));
+    assert_eq!(h.iter().map(|(_, decl)| *decl).collect::<Vec<_>>(), [true, false]);
+    // `Wheel`: declared, then named in three places.
+    let h = highlights(&db, program, main, at("Wheel {"));
+    assert_eq!(h.len(), 4, "{h:?}");
+    assert_eq!(h[0], (claim_syntax::Span::new(at("Wheel {") as usize, at("Wheel {") as usize + 5), true));
+    // Nothing under the cursor: nothing highlighted.
+    assert!(highlights(&db, program, main, at("  holds")).is_empty());
+}
