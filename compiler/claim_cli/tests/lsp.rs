@@ -329,8 +329,8 @@ fn half_typed_input_never_kills_the_server() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": ""}}),
     );
-    // Type the file one character at a time, asking for hover and
-    // completion at every step.
+    // Type the file one character at a time, asking every request that
+    // takes a position at every step.
     for (i, ch) in MAIN.chars().enumerate() {
         text.push(ch);
         c.notify(
@@ -339,8 +339,27 @@ fn half_typed_input_never_kills_the_server() {
         );
         let lines: Vec<&str> = text.split('\n').collect();
         let p = json!({"line": lines.len() - 1, "character": lines.last().map_or(0, |l| l.chars().count())});
-        c.request("textDocument/hover", json!({"textDocument": {"uri": main_uri}, "position": p}));
-        c.request("textDocument/completion", json!({"textDocument": {"uri": main_uri}, "position": p}));
+        let here = json!({"textDocument": {"uri": main_uri}, "position": p});
+        for method in [
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/signatureHelp",
+            "textDocument/documentHighlight",
+            "textDocument/definition",
+        ] {
+            c.request(method, here.clone());
+        }
+        let whole = json!({"start": {"line": 0, "character": 0}, "end": p});
+        c.request("textDocument/inlayHint", json!({"textDocument": {"uri": main_uri}, "range": whole}));
+        c.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": main_uri}, "range": whole, "context": {"diagnostics": []}}),
+        );
+        // A rename may be refused (an error answer), never crash the server.
+        let mut params = here.clone();
+        params["newName"] = json!("renamed");
+        let v = c.respond("textDocument/rename", params);
+        assert!(v.get("result").is_some() || v["error"]["code"] == json!(-32602), "{v}");
     }
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);
