@@ -1,7 +1,9 @@
 //! What an editor asks of a program: the name under the cursor and what it
-//! denotes, its definition and references, hover text, symbols and
-//! completions. Pure: answers are computed from the salsa database the
-//! caller keeps, and positions are byte offsets (the caller converts).
+//! denotes, its definition and references, hover text, symbols,
+//! completions, signatures, highlights, inlay types and renames. Pure:
+//! answers are computed from the salsa database the caller keeps (a rename
+//! tries its edits on it and puts the texts back), and positions are byte
+//! offsets (the caller converts).
 
 mod complete;
 pub mod rename;

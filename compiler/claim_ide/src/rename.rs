@@ -114,10 +114,13 @@ pub fn rename(
     };
     let before = Meaning::of(db, program, only);
     let originals = apply(db, &edits);
-    let after = Meaning::of(db, program, only);
+    // The texts are put back whatever happens on the way: a server whose
+    // copy kept a tried rename would disagree with the editor's buffers.
+    let after = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Meaning::of(db, program, only)));
     for (f, text) in originals {
         f.edit(db, text);
     }
+    let after = after.map_err(|_| "internal error while trying the rename (a bug in claimc; please report it)")?;
     same_meaning(db, &before, &after, &edits, &target, new_name)?;
     Ok(edits)
 }
