@@ -73,7 +73,12 @@ pub fn plan(db: &dyn Db, program: Program, target: &Target, new_name: &str) -> R
         return Err(why);
     }
     let mut edits = Vec::new();
-    for file in own_files(db, program) {
+    // A local is named only in its own module.
+    let only = match &target.def {
+        Def::Local { file, .. } => Some(*file),
+        _ => None,
+    };
+    for file in own_files(db, program).into_iter().filter(|f| only.is_none_or(|id| f.file_id(db) == id)) {
         let occ = occurrences(db, program, file);
         for o in occ.iter().filter(|o| o.def == target.def) {
             // `R { name }` and `R { name } => …` name a field and a local
@@ -107,16 +112,18 @@ pub fn rename(
     if edits.is_empty() {
         return Ok(edits);
     }
-    // A local is seen only in its own module: only that one can change.
-    let only = match &target.def {
-        Def::Local { file, .. } => Some(*file),
-        _ => None,
-    };
-    let before = Meaning::of(db, program, only);
+    // Only a module that names the old name can come to mean something
+    // else: names are imported by name (`use m.{x}`, `m.x`), never all of
+    // a module's at once, so a module that does not name it cannot see the
+    // new name but where it named it already (which was then an error, and
+    // a rename may end an error). Every module's diagnostics are compared.
+    let mut edited: Vec<SourceFile> = edits.iter().map(|e| e.file).collect();
+    edited.dedup();
+    let before = Meaning::of(db, program, &edited);
     let originals = apply(db, &edits);
     // The texts are put back whatever happens on the way: a server whose
     // copy kept a tried rename would disagree with the editor's buffers.
-    let after = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Meaning::of(db, program, only)));
+    let after = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Meaning::of(db, program, &edited)));
     for (f, text) in originals {
         f.edit(db, text);
     }
@@ -148,20 +155,16 @@ fn apply(db: &mut Database, edits: &[Edit]) -> Vec<(SourceFile, Arc<str>)> {
     originals
 }
 
-/// Every name of the project's own modules and what it denotes, and how
-/// many diagnostics of each code the program has.
+/// Every name of some modules and what it denotes, and how many
+/// diagnostics of each code the program has.
 struct Meaning {
     names: Vec<(SourceFile, Arc<str>, Vec<Occurrence>)>,
     codes: BTreeMap<&'static str, (usize, String)>,
 }
 
 impl Meaning {
-    fn of(db: &dyn Db, program: Program, only: Option<FileId>) -> Meaning {
-        let names = own_files(db, program)
-            .into_iter()
-            .filter(|f| only.is_none_or(|id| f.file_id(db) == id))
-            .map(|f| (f, f.text(db).clone(), occurrences(db, program, f)))
-            .collect();
+    fn of(db: &dyn Db, program: Program, files: &[SourceFile]) -> Meaning {
+        let names = files.iter().map(|f| (*f, f.text(db).clone(), occurrences(db, program, *f))).collect();
         let mut codes: BTreeMap<&'static str, (usize, String)> = BTreeMap::new();
         for d in &claim_sema::compile(db, program).diagnostics {
             codes.entry(d.code).or_insert((0, d.message.clone())).0 += 1;

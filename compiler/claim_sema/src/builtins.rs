@@ -96,7 +96,7 @@ pub const BUILTIN_SIGNATURES: &[(&str, &str, &str)] = &[
         "the elements of a list, the Unicode scalar values of a text, the keys of a map",
     ),
     ("get", "get(m: Map<T>, key: Text) -> Option<T>", "the value under `key`, if there is one"),
-    ("keys", "keys(m: Map<T>) -> List<Text>", "a map's keys, in order"),
+    ("keys", "keys(m: Map<T>) -> List<Text>", "a map's keys, in key order"),
     ("raw", "raw(x: N) -> T", "a newtype's underlying value"),
     ("text", "text(x: T) -> Text", "any value as text (a Text is itself)"),
     ("hex", "hex(d: Sha256 | Sha1) -> Text", "a digest's lowercase hex (for a newtype, `hex(raw(d))`)"),
