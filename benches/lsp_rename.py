@@ -8,6 +8,7 @@ and asks, round by round, for the rename of a function (`named_inputs`,
 named in its module) and of a local (a witness's `p`), timing each answer
 (the edits, tried on the server's copy and checked before they are given).
 """
+import json, subprocess, sys, time, os, statistics
 binp, root, rounds = sys.argv[1], os.path.abspath(sys.argv[2]), int(sys.argv[3])
 p = subprocess.Popen([binp, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 def send(msg):
