@@ -42,6 +42,17 @@ pub fn with_compiled<R>(text: String, f: impl FnOnce(&Compiled) -> R) -> R {
     })
 }
 
+/// Sets `text` as the module `main` (with the standard library) and hands
+/// the database, the module and the program to `f`, which may edit them.
+pub fn with_db<R>(text: String, f: impl FnOnce(&mut Database, SourceFile, Program) -> R) -> R {
+    STATE.with(|s| {
+        let mut s = s.borrow_mut();
+        let (db, main, program) = s.get_or_insert_with(fresh);
+        main.set_text(db).to(text.into());
+        f(db, *main, *program)
+    })
+}
+
 /// Whether a report is of a witness that ran out of time (E0406): then the
 /// two runs may differ in how far they got.
 fn timed_out(r: &WitnessReport) -> bool {

@@ -34,10 +34,19 @@ fn c(label: impl Into<String>, kind: CompletionKind, detail: Option<String>) -> 
 
 pub fn completions(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Vec<Completion> {
     let text = file.text(db);
-    let upto = text.get(..offset as usize).unwrap_or(text);
-    let line = upto.rsplit('\n').next().unwrap_or("");
-    // The word being typed, and what is before it.
-    let word_start = line.rfind(|ch: char| !(ch.is_alphanumeric() || ch == '_')).map_or(0, |i| i + 1);
+    // Up to the cursor (or the character it is inside of).
+    let mut end = (offset as usize).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let line = text[..end].rsplit('\n').next().unwrap_or("");
+    // The word being typed, and what is before it (after the character
+    // that ends it, however many bytes that takes: `→`, say).
+    let word_start = line
+        .char_indices()
+        .rev()
+        .find(|(_, ch)| !(ch.is_alphanumeric() || *ch == '_'))
+        .map_or(0, |(i, ch)| i + ch.len_utf8());
     let before = line[..word_start].trim_end();
     let mut out = Vec::new();
 

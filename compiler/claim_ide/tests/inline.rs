@@ -59,3 +59,25 @@ fn every_place_that_names_it_is_highlighted() {
     // Nothing under the cursor: nothing highlighted.
     assert!(highlights(&db, program, main, at("  holds")).is_empty());
 }
+
+/// Found by the `ide` fuzz target: a completion right after a character of
+/// several bytes that ends a word (`→`, `�`) cut that character in two and
+/// panicked. Anywhere in such a text, every request answers.
+#[test]
+fn requests_after_multibyte_characters_answer() {
+    let text = "witness w { holds \u{2192}\u{fffd}x\u{e9} == \"\u{1F600}\" }\n";
+    let db = Database::default();
+    let main = SourceFile::new(&db, "main".to_string(), text.into(), FileId(0));
+    let program =
+        Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
+    for offset in 0..=text.len() as u32 + 2 {
+        let _ = claim_ide::completions(&db, program, main, offset);
+        let _ = claim_ide::hover(&db, program, main, offset);
+        let _ = claim_ide::signature_help(&db, program, main, offset);
+        let _ = highlights(&db, program, main, offset);
+    }
+    let after_arrow = text.find('\u{2192}').expect("arrow") as u32 + 3;
+    let names: Vec<String> =
+        claim_ide::completions(&db, program, main, after_arrow).into_iter().map(|c| c.label).collect();
+    assert!(names.contains(&"len".to_string()), "{names:?}");
+}
