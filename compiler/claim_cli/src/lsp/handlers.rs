@@ -83,16 +83,23 @@ impl Server {
         }
     }
 
+    /// A document's project and module, its project loaded if it was not.
+    fn document(&mut self, uri: &lsp::Uri) -> Result<(PathBuf, claim_sema::Program, claim_sema::SourceFile), String> {
+        let path = path_of(uri).ok_or("not a file URI")?;
+        if self.ws.lookup(&path).is_none() {
+            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
+        }
+        let (project, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let program = project.program;
+        Ok((path, program, file))
+    }
+
     /// The file, its text and the byte offset of a position.
     fn locate(
         &mut self,
         p: &lsp::TextDocumentPositionParams,
     ) -> Result<(PathBuf, claim_sema::SourceFile, u32), String> {
-        let path = path_of(&p.text_document.uri).ok_or("not a file URI")?;
-        if self.ws.lookup(&path).is_none() {
-            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
-        }
-        let (_, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let (path, _, file) = self.document(&p.text_document.uri)?;
         let text = file.text(&self.ws.db).clone();
         let offset = LineIndex::new(&text, self.utf8).offset(p.position);
         Ok((path, file, offset))
@@ -167,12 +174,7 @@ impl Server {
 
     /// The types of the locals bound without one written, in the range.
     fn inlay_hints(&mut self, p: &lsp::InlayHintParams) -> Answer {
-        let path = path_of(&p.text_document.uri).ok_or("not a file URI")?;
-        if self.ws.lookup(&path).is_none() {
-            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
-        }
-        let (project, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
-        let program = project.program;
+        let (_, program, file) = self.document(&p.text_document.uri)?;
         let text = file.text(&self.ws.db).clone();
         let ix = LineIndex::new(&text, self.utf8);
         let (from, to) = (ix.offset(p.range.start), ix.offset(p.range.end));
@@ -239,12 +241,8 @@ impl Server {
     #[allow(clippy::mutable_key_type)]
     fn code_actions(&mut self, p: &lsp::CodeActionParams) -> Answer {
         let uri = &p.text_document.uri;
-        let path = path_of(uri).ok_or("not a file URI")?;
-        if self.ws.lookup(&path).is_none() {
-            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
-        }
-        let (project, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
-        let (program, id) = (project.program, file.file_id(&self.ws.db));
+        let (_, program, file) = self.document(uri)?;
+        let id = file.file_id(&self.ws.db);
         let text = file.text(&self.ws.db).clone();
         let ix = LineIndex::new(&text, self.utf8);
         let (from, to) = (ix.offset(p.range.start), ix.offset(p.range.end));
@@ -303,11 +301,7 @@ impl Server {
     }
 
     fn document_symbols(&mut self, uri: &lsp::Uri) -> Answer {
-        let path = path_of(uri).ok_or("not a file URI")?;
-        if self.ws.lookup(&path).is_none() {
-            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
-        }
-        let (_, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let (_, _, file) = self.document(uri)?;
         let text = file.text(&self.ws.db).clone();
         let ix = LineIndex::new(&text, self.utf8);
         #[allow(deprecated)]
@@ -382,11 +376,7 @@ impl Server {
     }
 
     fn code_lens(&mut self, uri: &lsp::Uri) -> Answer {
-        let path = path_of(uri).ok_or("not a file URI")?;
-        if self.ws.lookup(&path).is_none() {
-            self.ws.project_for(&path).map_err(|d| d.message.clone())?;
-        }
-        let (_, file) = self.ws.lookup(&path).ok_or("the file is not part of a project")?;
+        let (path, _, file) = self.document(uri)?;
         let text = file.text(&self.ws.db).clone();
         let ix = LineIndex::new(&text, self.utf8);
         let mut lenses = Vec::new();
