@@ -91,6 +91,23 @@ impl Client {
         }
     }
 
+    /// A server started on the project `dir`, initialised: and what it
+    /// said it can do.
+    fn on(dir: &Path) -> (Client, Value) {
+        let mut c = Client::start();
+        let init = c.request("initialize", json!({"processId": null, "rootUri": uri(dir), "capabilities": {}}));
+        c.notify("initialized", json!({}));
+        (c, init["capabilities"].clone())
+    }
+
+    /// Shuts the server down, which must exit cleanly, and removes `dir`.
+    fn finish(mut self, dir: &Path) {
+        assert_eq!(self.request("shutdown", Value::Null), Value::Null);
+        self.notify("exit", Value::Null);
+        assert!(self.child.wait().expect("wait").success());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
     /// The next diagnostics published for `uri`.
     fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
         if let Some(i) = self
@@ -361,10 +378,7 @@ fn half_typed_input_never_kills_the_server() {
         let v = c.respond("textDocument/rename", params);
         assert!(v.get("result").is_some() || v["error"]["code"] == json!(-32602), "{v}");
     }
-    c.request("shutdown", Value::Null);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("wait").success());
-    let _ = std::fs::remove_dir_all(&dir);
+    c.finish(&dir);
 }
 
 #[test]
@@ -372,10 +386,8 @@ fn rename_edits_every_module_or_says_why_not() {
     let dir = project();
     let main_uri = uri(&dir.join("main.claim"));
     let lib_uri = uri(&dir.join("lib.claim"));
-    let mut c = Client::start();
-    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
-    assert_eq!(init["capabilities"]["renameProvider"]["prepareProvider"], json!(true), "{init}");
-    c.notify("initialized", json!({}));
+    let (mut c, can) = Client::on(&dir);
+    assert_eq!(can["renameProvider"]["prepareProvider"], json!(true), "{can}");
     c.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": main_uri, "languageId": "claim", "version": 1, "text": MAIN}}),
@@ -413,20 +425,15 @@ fn rename_edits_every_module_or_says_why_not() {
     let edit = c.request("textDocument/rename", params);
     assert_eq!(edit["changes"][&main_uri].as_array().map(Vec::len), Some(2), "{edit}");
 
-    c.request("shutdown", Value::Null);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("wait").success());
-    let _ = std::fs::remove_dir_all(&dir);
+    c.finish(&dir);
 }
 
 #[test]
 fn a_misspelt_name_has_a_quick_fix() {
     let dir = project();
     let main_uri = uri(&dir.join("main.claim"));
-    let mut c = Client::start();
-    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
-    assert_eq!(init["capabilities"]["codeActionProvider"]["codeActionKinds"], json!(["quickfix"]), "{init}");
-    c.notify("initialized", json!({}));
+    let (mut c, can) = Client::on(&dir);
+    assert_eq!(can["codeActionProvider"]["codeActionKinds"], json!(["quickfix"]), "{can}");
     let typo = MAIN.replace("holds double(w) == 4", "holds doubel(w) == 4");
     c.notify(
         "textDocument/didOpen",
@@ -459,20 +466,15 @@ fn a_misspelt_name_has_a_quick_fix() {
     );
     assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
 
-    c.request("shutdown", Value::Null);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("wait").success());
-    let _ = std::fs::remove_dir_all(&dir);
+    c.finish(&dir);
 }
 
 #[test]
 fn signature_help_while_a_call_is_typed() {
     let dir = project();
     let main_uri = uri(&dir.join("main.claim"));
-    let mut c = Client::start();
-    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
-    assert_eq!(init["capabilities"]["signatureHelpProvider"]["triggerCharacters"], json!(["(", ","]), "{init}");
-    c.notify("initialized", json!({}));
+    let (mut c, can) = Client::on(&dir);
+    assert_eq!(can["signatureHelpProvider"]["triggerCharacters"], json!(["(", ","]), "{can}");
     // Half typed: `produced(w, ` does not parse yet.
     let typing = MAIN.replace("holds double(w) == 4", "holds produced(w, ");
     c.notify(
@@ -494,21 +496,16 @@ fn signature_help_while_a_call_is_typed() {
     );
     assert_eq!(h, Value::Null);
 
-    c.request("shutdown", Value::Null);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("wait").success());
-    let _ = std::fs::remove_dir_all(&dir);
+    c.finish(&dir);
 }
 
 #[test]
 fn highlights_and_inlay_hints() {
     let dir = project();
     let main_uri = uri(&dir.join("main.claim"));
-    let mut c = Client::start();
-    let init = c.request("initialize", json!({"processId": null, "rootUri": uri(&dir), "capabilities": {}}));
-    assert_eq!(init["capabilities"]["documentHighlightProvider"], json!(true), "{init}");
-    assert_eq!(init["capabilities"]["inlayHintProvider"], json!(true), "{init}");
-    c.notify("initialized", json!({}));
+    let (mut c, can) = Client::on(&dir);
+    assert_eq!(can["documentHighlightProvider"], json!(true), "{can}");
+    assert_eq!(can["inlayHintProvider"], json!(true), "{can}");
     let text = MAIN.replace("holds double(w) == 4", "let twice = double(w)\n  holds twice == 4");
     c.notify(
         "textDocument/didOpen",
@@ -535,8 +532,5 @@ fn highlights_and_inlay_hints() {
     let hints = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": main_uri}, "range": first}));
     assert_eq!(hints, json!([]));
 
-    c.request("shutdown", Value::Null);
-    c.notify("exit", Value::Null);
-    assert!(c.child.wait().expect("wait").success());
-    let _ = std::fs::remove_dir_all(&dir);
+    c.finish(&dir);
 }
