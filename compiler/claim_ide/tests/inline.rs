@@ -1,10 +1,10 @@
 //! What an editor shows in place: the types of locals bound without one
 //! written, and the other places that name what is under the cursor.
 
+mod common;
+
 use claim_ide::{highlights, inlay_types};
 use claim_sema::{Database, Program, SourceFile};
-use claim_syntax::FileId;
-use std::collections::BTreeMap;
 
 const MAIN: &str = "\
 enum Origin { Built, Adopted { from: Text } }
@@ -25,11 +25,8 @@ witness w {
 ";
 
 fn setup() -> (Database, Program, SourceFile) {
-    let db = Database::default();
-    let main = SourceFile::new(&db, "main".to_string(), MAIN.into(), FileId(0));
-    let program =
-        Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
-    (db, program, main)
+    let (db, program, files) = common::program(&[("main", MAIN)]);
+    (db, program, files[0])
 }
 
 fn after(needle: &str) -> u32 {
@@ -66,10 +63,8 @@ fn every_place_that_names_it_is_highlighted() {
 #[test]
 fn requests_after_multibyte_characters_answer() {
     let text = "witness w { holds \u{2192}\u{fffd}x\u{e9} == \"\u{1F600}\" }\n";
-    let db = Database::default();
-    let main = SourceFile::new(&db, "main".to_string(), text.into(), FileId(0));
-    let program =
-        Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
+    let (db, program, files) = common::program(&[("main", text)]);
+    let main = files[0];
     for offset in 0..=text.len() as u32 + 2 {
         let _ = claim_ide::completions(&db, program, main, offset);
         let _ = claim_ide::hover(&db, program, main, offset);

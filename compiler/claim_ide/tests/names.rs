@@ -2,10 +2,10 @@
 //! references: variants (bare, qualified, in patterns and literals),
 //! fields of variants, locals, refusal codes and modules.
 
+mod common;
+
 use claim_ide::{at, definition, references, Def};
 use claim_sema::{Database, Program, SourceFile};
-use claim_syntax::FileId;
-use std::collections::BTreeMap;
 
 const LIB: &str = "enum Origin { Built, Adopted { from: Text } }\nrefusal NotBuilt \"adopted\"\n";
 const MAIN: &str = "use lib.{Origin}\n\
@@ -15,12 +15,8 @@ fn must(x: Origin) -> Bool {\n  require x is Built else refuse NotBuilt \"no\";\
 witness w { holds built(Origin.Built) }\n";
 
 fn setup() -> (Database, Program, SourceFile, SourceFile) {
-    let db = Database::default();
-    let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
-    let main = SourceFile::new(&db, "main".to_string(), MAIN.into(), FileId(1));
-    let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
-    let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
-    (db, program, lib, main)
+    let (db, program, files) = common::program(&[("lib", LIB), ("main", MAIN)]);
+    (db, program, files[0], files[1])
 }
 
 fn offset(text: &str, needle: &str, nth: usize) -> u32 {

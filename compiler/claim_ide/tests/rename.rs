@@ -3,10 +3,10 @@
 //! a declaration, change a JSON key a `load` reads, or touch the standard
 //! library is refused with the reason, and the database is left as it was.
 
+mod common;
+
 use claim_ide::rename::{rename, Edit};
 use claim_sema::{Database, Program, SourceFile};
-use claim_syntax::FileId;
-use std::collections::BTreeMap;
 
 const LIB: &str = "\
 enum Origin { Built, Adopted { from: Text } }
@@ -41,12 +41,8 @@ witness w {
 ";
 
 fn setup() -> (Database, Program, SourceFile, SourceFile) {
-    let db = Database::default();
-    let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
-    let main = SourceFile::new(&db, "main".to_string(), MAIN.into(), FileId(1));
-    let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
-    let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
-    (db, program, lib, main)
+    let (db, program, files) = common::program(&[("lib", LIB), ("main", MAIN)]);
+    (db, program, files[0], files[1])
 }
 
 fn offset(text: &str, needle: &str) -> u32 {
@@ -152,13 +148,10 @@ fn json_keys_modules_and_the_standard_library_are_kept() {
 
 #[test]
 fn a_variant_of_a_loaded_enum_is_its_json_tag() {
-    let db = Database::default();
     let text =
         "enum Origin { Built, Adopted }\nfact o: List<Origin> = load(\"o.json\")\nwitness w { holds len(o) > 0 }\n";
-    let main = SourceFile::new(&db, "main".to_string(), text.into(), FileId(0));
-    let program =
-        Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
-    let mut db = db;
+    let (mut db, program, files) = common::program(&[("main", text)]);
+    let main = files[0];
     let err = rename(&mut db, program, main, offset(text, "Built"), "Made").expect_err("a JSON tag");
     assert!(err.starts_with("`Built` is a variant of `Origin`, which `load` reads from JSON"), "{err}");
     // The type's own name is no key: it may be renamed.

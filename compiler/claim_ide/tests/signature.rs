@@ -2,21 +2,17 @@
 //! parse yet), for the module's functions, an imported module's, and the
 //! built-ins — whose signatures are held to the checker's arities.
 
+mod common;
+
 use claim_ide::signature_help;
-use claim_sema::{compile, Database, Program, SourceFile};
-use claim_syntax::FileId;
-use std::collections::BTreeMap;
+use claim_sema::compile;
 
 const LIB: &str = "/// The key of a recipe over a tree.\nfn key(recipe: Text, tree: Text) -> Text { recipe ++ tree }\n";
 
 /// The signature at the end of `main` (a module that imports `lib`).
 fn help_at_end(main: &str) -> Option<claim_ide::Signature> {
-    let db = Database::default();
-    let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
-    let m = SourceFile::new(&db, "main".to_string(), main.into(), FileId(1));
-    let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), m)]);
-    let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
-    signature_help(&db, program, m, main.len() as u32)
+    let (db, program, files) = common::program(&[("lib", LIB), ("main", main)]);
+    signature_help(&db, program, files[1], main.len() as u32)
 }
 
 fn active(s: &claim_ide::Signature) -> &str {
@@ -75,10 +71,7 @@ fn builtin_signatures_match_the_checker() {
         let want = if inner.is_empty() { 0 } else { inner.split(", ").count() };
         let args = vec!["1"; want + 1].join(", ");
         let text = format!("fact x: Int = {name}({args})\n");
-        let db = Database::default();
-        let f = SourceFile::new(&db, "main".to_string(), text.clone().into(), FileId(0));
-        let program =
-            Program::new(&db, BTreeMap::from([("main".to_string(), f)]), vec!["main".to_string()], BTreeMap::new());
+        let (db, program, _) = common::program(&[("main", &text)]);
         let diags = compile(&db, program).diagnostics.clone();
         let plural = if want == 1 { "" } else { "s" };
         let expected = format!("`{name}` takes {want} argument{plural}, but {} were given", want + 1);
