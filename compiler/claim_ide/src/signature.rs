@@ -50,7 +50,8 @@ pub fn signature_help(db: &dyn Db, program: Program, file: SourceFile, offset: u
         _ => return None,
     };
     // `m.f(`: a function of an imported module.
-    let module = match (open.checked_sub(3).and_then(|i| tokens.get(i)), tokens.get(open - 2)) {
+    let token = |back: usize| open.checked_sub(back).and_then(|i| tokens.get(i));
+    let module = match (token(3), token(2)) {
         (Some((Token::Ident(m), _)), Some((Token::Punct("."), _))) => Some(m.as_str()),
         _ => None,
     };

@@ -38,6 +38,8 @@ fn the_parameter_under_the_cursor_is_marked() {
     let s = help_at_end("use lib.{key}\nwitness w { holds key(fold_sha256(\"d\", ").expect("sig");
     assert_eq!(s.label, "fold_sha256(domain: Text, parts: List<Text>) -> Sha256");
     assert_eq!(active(&s), "parts: List<Text>");
+    // A call at the very start of the text (nothing before its name).
+    assert_eq!(help_at_end("len(").map(|s| s.label), Some("len(xs: List<T> | Text | Map<T>) -> Int".to_string()));
     // Past the last parameter, the last stays marked.
     let s = help_at_end("fact x: Int = len(\"a\", ").expect("sig");
     assert_eq!(active(&s), "xs: List<T> | Text | Map<T>");
