@@ -371,7 +371,10 @@ fn sarif(r: &RunReport<'_>) -> String {
             if let Some(f) = &d.fix {
                 let (file, line, col, end_line, end_col) = position(&Label::new(f.loc, ""), r.sources);
                 result["fixes"] = json!([{
-                    "description": { "text": format!("replace with `{}`", f.replacement) },
+                    "description": { "text": match f.loc.span.start == f.loc.span.end {
+                        true => format!("add `{}`", f.replacement.trim()),
+                        false => format!("replace with `{}`", f.replacement),
+                    } },
                     "artifactChanges": [{
                         "artifactLocation": { "uri": file },
                         "replacements": [{

@@ -452,6 +452,28 @@ fn a_misspelt_name_has_a_quick_fix() {
     assert_eq!(actions[0]["diagnostics"][0]["code"], "E0201");
     let edit = &actions[0]["edit"]["changes"][&main_uri][0];
     assert_eq!((&edit["range"], &edit["newText"]), (&range, &json!("double")), "{actions}");
+    // A function of another module, not imported: the fix adds its `use`.
+    let unimported = typo.replace("use lib.{Wheel, double}\n", "use lib.{Wheel}\n").replace("doubel", "double");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"text": unimported}]}),
+    );
+    let diags = c.diagnostics_for(&main_uri);
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": main_uri}, "range": diags[0]["range"], "context": {"diagnostics": diags}}),
+    );
+    assert_eq!(actions[0]["title"], "add `use lib.{double}`", "{actions}");
+    let edit = &actions[0]["edit"]["changes"][&main_uri][0];
+    assert_eq!(
+        (&edit["range"]["start"], &edit["newText"]),
+        (&json!({"line": 2, "character": 0}), &json!("use lib.{double}\n"))
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main_uri, "version": 3}, "contentChanges": [{"text": typo}]}),
+    );
+    let _ = c.diagnostics_for(&main_uri);
     // Elsewhere in the file there is nothing to fix.
     let elsewhere = json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 3}});
     let none = c.request(
@@ -462,7 +484,7 @@ fn a_misspelt_name_has_a_quick_fix() {
     // Applied, the file has no diagnostics.
     c.notify(
         "textDocument/didChange",
-        json!({"textDocument": {"uri": main_uri, "version": 2}, "contentChanges": [{"range": range, "text": "double"}]}),
+        json!({"textDocument": {"uri": main_uri, "version": 4}, "contentChanges": [{"range": range, "text": "double"}]}),
     );
     assert_eq!(c.diagnostics_for(&main_uri), Vec::<Value>::new());
 

@@ -182,6 +182,57 @@ impl Scope {
 /// or the name would be known), and the `use` that imports it. `None`
 /// where no module does.
 pub fn import_help(db: &dyn Db, program: Program, name: &str, tag: ItemTag) -> Option<String> {
+    import_suggestion(db, program, name, tag).map(|(help, _)| help)
+}
+
+/// Adds the help of `import_help` to `d`, and where exactly one module
+/// declares the name, the fix that writes its `use` into `file`. Whether
+/// there was help to add.
+pub fn with_import_help(
+    db: &dyn Db,
+    program: Program,
+    file: claim_syntax::FileId,
+    name: &str,
+    tag: ItemTag,
+    d: &mut Diagnostic,
+) -> bool {
+    let Some((help, module)) = import_suggestion(db, program, name, tag) else { return false };
+    d.help = Some(help);
+    let source = program.modules(db).values().find(|f| f.file_id(db) == file).copied();
+    if let (Some(module), Some(source)) = (module, source) {
+        let (at, text) = import_at(source.text(db), &parse(db, source).module.items, &module, name);
+        d.fix = Some(claim_diagnostics::Fix { loc: Loc::new(file, Span::new(at, at)), replacement: text });
+    }
+    true
+}
+
+/// Where a new `use` goes in `text`, and what to write there: a line after
+/// the last `use`, or else before the first line that is neither blank nor
+/// a plain `//` comment (a file's header comment stays first; the first
+/// item's `///` docs stay with it), with a blank line after it.
+fn import_at(text: &str, items: &[claim_syntax::ast::Item], module: &str, name: &str) -> (usize, String) {
+    let line = format!("use {module}.{{{name}}}");
+    if let Some(last) = items.iter().rfind(|i| matches!(i.kind, ItemKind::Use(_))) {
+        let end = (last.span.end as usize).min(text.len());
+        return match text[end..].find('\n') {
+            Some(i) => (end + i + 1, format!("{line}\n")),
+            None => (text.len(), format!("\n{line}\n")),
+        };
+    }
+    let mut at = 0;
+    for l in text.split_inclusive('\n') {
+        let t = l.trim();
+        if !(t.is_empty() || (t.starts_with("//") && !t.starts_with("///"))) {
+            break;
+        }
+        at += l.len();
+    }
+    (at, format!("{line}\n\n"))
+}
+
+/// The help of `import_help`, and the module to import from where exactly
+/// one declares the name.
+fn import_suggestion(db: &dyn Db, program: Program, name: &str, tag: ItemTag) -> Option<(String, Option<String>)> {
     let declares = |index: &crate::index::ItemIndex| index.entries.get(name).is_some_and(|e| e.tag == tag);
     let modules = program.modules(db);
     let mut declaring: Vec<&str> =
@@ -197,11 +248,14 @@ pub fn import_help(db: &dyn Db, program: Program, name: &str, tag: ItemTag) -> O
     declaring.sort_unstable();
     match declaring.as_slice() {
         [] => None,
-        [one] => Some(format!("`{name}` is declared in `{one}`: import it with `use {one}.{{{name}}}`")),
+        [one] => Some((
+            format!("`{name}` is declared in `{one}`: import it with `use {one}.{{{name}}}`"),
+            Some((*one).to_string()),
+        )),
         many => {
             let shown: Vec<String> = many.iter().take(3).map(|m| format!("`{m}`")).collect();
             let more = if many.len() > 3 { format!(" and {} more", many.len() - 3) } else { String::new() };
-            Some(format!("`{name}` is declared in {}{more}: import it from one with `use`", shown.join(", ")))
+            Some((format!("`{name}` is declared in {}{more}: import it from one with `use`", shown.join(", ")), None))
         }
     }
 }

@@ -174,13 +174,13 @@ impl TypeResolver<'_> {
                 let candidates = PRIMITIVES.iter().copied().chain(
                     self.scope.sorted_names().into_iter().filter(|(_, n)| n.tag == ItemTag::Type).map(|(k, _)| &**k),
                 );
-                let elsewhere = match names.as_slice() {
-                    [one] => crate::scope::import_help(self.db, self.program, one, ItemTag::Type),
-                    _ => None,
+                let imported = match names.as_slice() {
+                    [one] => {
+                        crate::scope::with_import_help(self.db, self.program, self.file, one, ItemTag::Type, &mut d)
+                    }
+                    _ => false,
                 };
-                if let Some(help) = elsewhere {
-                    d = d.with_help(help);
-                } else if let Some(close) = did_you_mean(&full, candidates) {
+                if let Some(close) = did_you_mean(&full, candidates).filter(|_| !imported) {
                     // The name alone: not a `List<…>`'s arguments after it.
                     let name = match (path.first(), path.last()) {
                         (Some(a), Some(b)) => Span { start: a.span.start, end: b.span.end },

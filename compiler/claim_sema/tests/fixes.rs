@@ -10,6 +10,7 @@ enum Origin { Built, Adopted }
 record Wheel { name: Text, size: Int }
 refusal TooSmall \"small\"
 fn double(n: Int) -> Int { n * 2 }
+fact base: Int = 2
 ";
 
 /// `main` with each misspelling, and what its fix must replace it with.
@@ -57,6 +58,46 @@ fn each_suggestion_is_a_fix_that_compiles() {
         );
         let mut fixed = text.to_string();
         fixed.replace_range(span, &fix.replacement);
+        let mut db = db;
+        main.edit(&mut db, fixed.clone().into());
+        assert!(!compile(&db, program).has_errors(), "{fixed}: {:?}", compile(&db, program).diagnostics);
+    }
+}
+
+/// A name another module declares, not imported: the fix writes its `use`
+/// — after the last `use`, or else below the file's header comment and
+/// above the first item's doc comment — and the program then compiles.
+#[test]
+fn a_name_declared_elsewhere_is_imported_by_its_fix() {
+    const CASES: &[(&str, &str)] = &[
+        (
+            "// A header.\n\n/// The doubling.\nwitness w { holds double(2) == 4 }\n",
+            "// A header.\n\nuse lib.{double}\n\n/// The doubling.\nwitness w { holds double(2) == 4 }\n",
+        ),
+        (
+            "use lib.{Wheel}\nfact w: Wheel = Wheel { name: \"a\", size: 2 }\nwitness v { holds double(w.size) == 4 }\n",
+            "use lib.{Wheel}\nuse lib.{double}\nfact w: Wheel = Wheel { name: \"a\", size: 2 }\nwitness v { holds double(w.size) == 4 }\n",
+        ),
+        (
+            "fact w: Wheel = Wheel { name: \"a\", size: 2 }\nwitness v { holds w.size == 2 }\n",
+            "use lib.{Wheel}\n\nfact w: Wheel = Wheel { name: \"a\", size: 2 }\nwitness v { holds w.size == 2 }\n",
+        ),
+        ("witness v { holds base == 2 }\n", "use lib.{base}\n\nwitness v { holds base == 2 }\n"),
+    ];
+    for (text, want) in CASES {
+        let db = Database::default();
+        let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
+        let main = SourceFile::new(&db, "main".to_string(), (*text).into(), FileId(1));
+        let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
+        let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
+        let diags = compile(&db, program).diagnostics.clone();
+        let fixes: Vec<_> = diags.iter().filter_map(|d| d.fix.clone()).collect();
+        assert_eq!(fixes.len(), 1, "{text}: {diags:?}");
+        let span = fixes[0].loc.span.start as usize..fixes[0].loc.span.end as usize;
+        assert!(span.is_empty(), "an insertion: {span:?}");
+        let mut fixed = text.to_string();
+        fixed.replace_range(span, &fixes[0].replacement);
+        assert_eq!(&fixed, want);
         let mut db = db;
         main.edit(&mut db, fixed.clone().into());
         assert!(!compile(&db, program).has_errors(), "{fixed}: {:?}", compile(&db, program).diagnostics);

@@ -249,14 +249,21 @@ impl Server {
         let mut actions = Vec::new();
         for d in &claim_sema::compile(&self.ws.db, program).diagnostics {
             let Some(fix) = d.fix.as_ref().filter(|f| f.loc.file == id) else { continue };
-            let span = fix.loc.span;
-            if span.end < from || span.start > to {
+            // Offered where the diagnostic is (an import's fix edits the
+            // top of the file, far from the name it imports).
+            let at = d.primary.as_ref().filter(|p| p.loc.file == id).map_or(fix.loc.span, |p| p.loc.span);
+            if at.end < from || at.start > to {
                 continue;
             }
+            let span = fix.loc.span;
             let old = text.get(span.start as usize..span.end as usize).unwrap_or_default();
+            let title = match old {
+                "" => format!("add `{}`", fix.replacement.trim()),
+                _ => format!("replace `{old}` with `{}`", fix.replacement),
+            };
             let edit = lsp::TextEdit { range: ix.range(span), new_text: fix.replacement.clone() };
             actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
-                title: format!("replace `{old}` with `{}`", fix.replacement),
+                title,
                 kind: Some(lsp::CodeActionKind::QUICKFIX),
                 diagnostics: super::convert::diagnostic(d, &ix, |_| None).map(|x| vec![x]),
                 edit: Some(lsp::WorkspaceEdit {

@@ -190,9 +190,9 @@ impl Checker<'_> {
                 );
                 // A function of another module, not imported, is the
                 // likelier intent than a near name here.
-                if let Some(help) = crate::scope::import_help(self.db, self.program, name, ItemTag::Fn) {
-                    d = d.with_help(help);
-                } else if let Some(close) = did_you_mean(name, candidates) {
+                let imported =
+                    crate::scope::with_import_help(self.db, self.program, self.file, name, ItemTag::Fn, &mut d);
+                if let Some(close) = did_you_mean(name, candidates).filter(|_| !imported) {
                     d = d.with_suggestion(close);
                 }
                 self.error(d);

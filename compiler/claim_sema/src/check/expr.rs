@@ -368,8 +368,10 @@ impl<'a> Checker<'a> {
         );
         // A fact of another module, not imported, is the likelier intent
         // than a near name here (as for functions and types).
-        if let Some(help) = crate::scope::import_help(self.db, self.program, &id.name, ItemTag::Fact) {
-            d = d.with_help(help);
+        let imported =
+            crate::scope::with_import_help(self.db, self.program, self.file, &id.name, ItemTag::Fact, &mut d);
+        if imported {
+            // The help names the module that declares it.
         } else if let Some(close) = did_you_mean(&id.name, candidates.iter().map(String::as_str)) {
             d = d.with_suggestion(close);
         } else if let Some(owner) = self.enum_with_variant(&id.name) {
