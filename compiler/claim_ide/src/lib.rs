@@ -24,10 +24,12 @@ use claim_syntax::{Loc, Span};
 
 /// The occurrence under `offset` (a cursor right after a name counts).
 pub fn at(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Option<Occurrence> {
-    occurrences(db, program, file)
-        .into_iter()
-        .filter(|o| o.span.start <= offset && offset <= o.span.end)
-        .min_by_key(|o| o.span.end - o.span.start)
+    at_in(&occurrences(db, program, file), offset).cloned()
+}
+
+/// `at`, among a module's occurrences already found.
+pub(crate) fn at_in(occ: &[Occurrence], offset: u32) -> Option<&Occurrence> {
+    occ.iter().filter(|o| o.span.start <= offset && offset <= o.span.end).min_by_key(|o| o.span.end - o.span.start)
 }
 
 /// The source file of a module.
@@ -109,9 +111,9 @@ pub fn references(db: &dyn Db, program: Program, def: &Def, include_decl: bool) 
 /// Every place in `file` that names what the name at `offset` denotes, and
 /// whether it is the declaration (the editor highlights them).
 pub fn highlights(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Vec<(Span, bool)> {
-    let Some(o) = at(db, program, file, offset) else { return Vec::new() };
-    let mut out: Vec<(Span, bool)> =
-        occurrences(db, program, file).into_iter().filter(|x| x.def == o.def).map(|x| (x.span, x.is_decl)).collect();
+    let occ = occurrences(db, program, file);
+    let Some(o) = at_in(&occ, offset) else { return Vec::new() };
+    let mut out: Vec<(Span, bool)> = occ.iter().filter(|x| x.def == o.def).map(|x| (x.span, x.is_decl)).collect();
     out.dedup();
     out
 }

@@ -34,13 +34,11 @@ pub struct Edit {
 
 /// The name under `offset`, where it can be renamed; else why not.
 pub fn prepare(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Result<Target, String> {
-    let o = crate::at(db, program, file, offset).ok_or("there is no name here to rename")?;
+    let occ = occurrences(db, program, file);
+    let o = crate::at_in(&occ, offset).ok_or("there is no name here to rename")?;
     // A shorthand field (`R { name }`) names a field and a local at once:
     // the rename there is of the local, as it is read in the code around.
-    let o = occurrences(db, program, file)
-        .into_iter()
-        .find(|x| x.span == o.span && matches!(x.def, Def::Local { .. }))
-        .unwrap_or(o);
+    let o = occ.iter().find(|x| x.span == o.span && matches!(x.def, Def::Local { .. })).unwrap_or(o).clone();
     let name: Arc<str> = file.text(db).get(o.span.start as usize..o.span.end as usize).unwrap_or_default().into();
     let std_owner = |g: &GlobalName| claim_sema::db::is_std_module(&g.module);
     match &o.def {

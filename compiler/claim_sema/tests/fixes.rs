@@ -38,29 +38,36 @@ const CASES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Compiles `text` as `main` beside `lib`, which must give exactly one fix;
+/// checks it with `check` (the fix and the text it edits), applies it, and
+/// requires the result to compile. Gives the fixed text.
+fn apply_the_one_fix(text: &str, check: impl Fn(&claim_diagnostics::Fix)) -> String {
+    let db = Database::default();
+    let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
+    let main = SourceFile::new(&db, "main".to_string(), text.into(), FileId(1));
+    let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
+    let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
+    let diags = compile(&db, program).diagnostics.clone();
+    let fixes: Vec<_> = diags.iter().filter_map(|d| d.fix.clone()).collect();
+    assert_eq!(fixes.len(), 1, "{text}: {diags:?}");
+    let fix = &fixes[0];
+    assert_eq!(fix.loc.file, FileId(1), "{text}");
+    check(fix);
+    let mut fixed = text.to_string();
+    fixed.replace_range(fix.loc.span.start as usize..fix.loc.span.end as usize, &fix.replacement);
+    let mut db = db;
+    main.edit(&mut db, fixed.clone().into());
+    assert!(!compile(&db, program).has_errors(), "{fixed}: {:?}", compile(&db, program).diagnostics);
+    fixed
+}
+
 #[test]
 fn each_suggestion_is_a_fix_that_compiles() {
     for (text, wrong, right) in CASES {
-        let db = Database::default();
-        let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
-        let main = SourceFile::new(&db, "main".to_string(), (*text).into(), FileId(1));
-        let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
-        let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
-        let diags = compile(&db, program).diagnostics.clone();
-        let fixes: Vec<_> = diags.iter().filter_map(|d| d.fix.clone()).collect();
-        assert_eq!(fixes.len(), 1, "{text}: {diags:?}");
-        let fix = &fixes[0];
-        let span = fix.loc.span.start as usize..fix.loc.span.end as usize;
-        assert_eq!(
-            (fix.loc.file, &text[span.clone()], fix.replacement.as_str()),
-            (FileId(1), *wrong, *right),
-            "{text}"
-        );
-        let mut fixed = text.to_string();
-        fixed.replace_range(span, &fix.replacement);
-        let mut db = db;
-        main.edit(&mut db, fixed.clone().into());
-        assert!(!compile(&db, program).has_errors(), "{fixed}: {:?}", compile(&db, program).diagnostics);
+        apply_the_one_fix(text, |fix| {
+            let span = fix.loc.span.start as usize..fix.loc.span.end as usize;
+            assert_eq!((&text[span], fix.replacement.as_str()), (*wrong, *right), "{text}");
+        });
     }
 }
 
@@ -85,21 +92,8 @@ fn a_name_declared_elsewhere_is_imported_by_its_fix() {
         ("witness v { holds base == 2 }\n", "use lib.{base}\n\nwitness v { holds base == 2 }\n"),
     ];
     for (text, want) in CASES {
-        let db = Database::default();
-        let lib = SourceFile::new(&db, "lib".to_string(), LIB.into(), FileId(0));
-        let main = SourceFile::new(&db, "main".to_string(), (*text).into(), FileId(1));
-        let modules = BTreeMap::from([("lib".to_string(), lib), ("main".to_string(), main)]);
-        let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
-        let diags = compile(&db, program).diagnostics.clone();
-        let fixes: Vec<_> = diags.iter().filter_map(|d| d.fix.clone()).collect();
-        assert_eq!(fixes.len(), 1, "{text}: {diags:?}");
-        let span = fixes[0].loc.span.start as usize..fixes[0].loc.span.end as usize;
-        assert!(span.is_empty(), "an insertion: {span:?}");
-        let mut fixed = text.to_string();
-        fixed.replace_range(span, &fixes[0].replacement);
+        let fixed =
+            apply_the_one_fix(text, |fix| assert!(fix.loc.span.start == fix.loc.span.end, "an insertion: {fix:?}"));
         assert_eq!(&fixed, want);
-        let mut db = db;
-        main.edit(&mut db, fixed.clone().into());
-        assert!(!compile(&db, program).has_errors(), "{fixed}: {:?}", compile(&db, program).diagnostics);
     }
 }
