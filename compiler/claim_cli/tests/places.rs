@@ -100,7 +100,7 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
         .and_then(|rest| rest.split("[E0").next())
         .unwrap_or_default();
     assert!(refused.contains("unexpected refusal `Tooth`"), "{out}");
-    assert!(refused.contains("left `3` is written here") && refused.contains("right `4` is written here"), "{out}");
+    assert!(refused.contains("left is `3`, written here") && refused.contains("right is `4`, written here"), "{out}");
     assert!(out.contains("5/8 PASS, 3 FAIL"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

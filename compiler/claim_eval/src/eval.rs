@@ -1,7 +1,7 @@
 //! The evaluator (§7): strict, deterministic, left to right. Refusals
 //! travel up with their code, message, site and the chain of calls.
 
-use crate::refusal::{Eval, Refusal, Stop};
+use crate::refusal::{Eval, Mentioned, Refusal, Stop};
 use crate::text::{push_text, show};
 use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
@@ -466,7 +466,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         }
         let (text, mut mentioned) = self.refusal_message(message, frame, cx)?;
         // An operand already has its label.
-        mentioned.retain(|v| !operands.iter().any(|(_, o)| o.origin == v.origin));
+        mentioned.retain(|m| !operands.iter().any(|(_, o)| o.origin == m.value.origin));
         Err(Stop::Refused(Box::new(Refusal {
             code: code.clone(),
             message: text,
@@ -481,7 +481,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// A refusal's message, and the values it interpolates that came from
     /// somewhere a diagnostic can point at (a list's elements keep their
     /// own origins).
-    fn refusal_message(&self, message: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<(String, Vec<Value>)> {
+    fn refusal_message(&self, message: &hir::Expr, frame: &mut Frame, cx: &mut Cx) -> Eval<(String, Vec<Mentioned>)> {
         let mut mentioned = Vec::new();
         let loc = Loc::new(frame.file(), message.span);
         let text = match &message.kind {
@@ -493,10 +493,12 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                         hir::TextPart::Expr(x) => {
                             let v = self.eval(x, frame, cx)?;
                             push_text(&mut s, &v, self.max_len);
+                            let at = Loc::new(frame.file(), x.span);
                             if let V::List(items) = &v.kind {
-                                mentioned.extend(items.iter().cloned());
+                                let element = |value: &Value| Mentioned { at, element: true, value: value.clone() };
+                                mentioned.extend(items.iter().map(element));
                             }
-                            mentioned.push(v);
+                            mentioned.push(Mentioned { at, element: false, value: v });
                         }
                     }
                     if s.len() > self.max_len {
@@ -515,10 +517,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             }
         };
         // Each place once.
-        let mut kept: Vec<Value> = Vec::with_capacity(mentioned.len());
-        for v in mentioned {
-            if v.origin.is_some() && !kept.iter().any(|k| k.origin == v.origin) {
-                kept.push(v);
+        let mut kept: Vec<Mentioned> = Vec::with_capacity(mentioned.len());
+        for m in mentioned {
+            if m.value.origin.is_some() && !kept.iter().any(|k| k.value.origin == m.value.origin) {
+                kept.push(m);
             }
         }
         Ok((text, kept))

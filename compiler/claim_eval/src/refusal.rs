@@ -24,7 +24,20 @@ pub struct Refusal {
     pub false_part: Option<(Loc, claim_syntax::ast::BinOp)>,
     /// The values a `refuse` message interpolates: where they came from is
     /// often the fact that was wrong (a mistyped digest, a receipt field).
-    pub mentioned: Vec<Value>,
+    pub mentioned: Vec<Mentioned>,
+}
+
+/// A value a refusal's message interpolates, and where in the message:
+/// its label names the interpolation (`` `r.run_id` was read from
+/// `$.run_id` ``), so a reviewer tells the labels of several apart.
+#[derive(Clone, Debug)]
+pub struct Mentioned {
+    /// The interpolated expression (`{r.run_id}`'s `r.run_id`).
+    pub at: Loc,
+    /// Whether the value is an element of the interpolated list, not the
+    /// list itself.
+    pub element: bool,
+    pub value: Value,
 }
 
 /// Why evaluation stopped.

@@ -4,7 +4,7 @@
 //! led there, and where the offending values came from.
 
 use crate::difference::{first_difference, Difference};
-use crate::refusal::Refusal;
+use crate::refusal::{Mentioned, Refusal};
 use crate::text::show;
 use crate::value::{Origin, Value};
 use claim_diagnostics::Diagnostic;
@@ -20,7 +20,7 @@ pub type Texts<'a> = &'a dyn Fn(FileId) -> Option<Arc<str>>;
 /// A label at the origin of a value, unless it is where we already point.
 pub fn origin_label(v: &Value, what: &str, not_at: Loc, texts: Texts<'_>) -> Option<(Loc, String)> {
     let (loc, text) = match v.origin.as_ref()? {
-        Origin::Literal(loc) => (*loc, format!("{what} `{}` is written here", short(v))),
+        Origin::Literal(loc) => (*loc, format!("{what} is `{}`, written here", short(v))),
         Origin::Fact(f) => (f.loc, format!("{what} is the fact `{}`", f.name)),
         Origin::Json(at) => match texts(at.file).and_then(|doc| crate::json::path_at(&doc, at.span)) {
             Some(path) => (*at, format!("{what} was read from `{path}`")),
@@ -57,6 +57,28 @@ fn quote(s: &str) -> String {
     let mut q = String::new();
     crate::text::quote(s, &mut q);
     q
+}
+
+/// An expression as written, in backticks, where it is short enough for a
+/// label (`` `r.run_id` ``): how a label names a value that is not an
+/// operand (what a refusal's message interpolates, what an `is` tests).
+pub fn written(at: Loc, texts: Texts<'_>) -> Option<String> {
+    const LONGEST: usize = 48;
+    let text = texts(at.file)?;
+    let s = text.get(at.span.start as usize..at.span.end as usize)?;
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!s.is_empty() && s.chars().count() <= LONGEST && !s.contains('`')).then(|| format!("`{s}`"))
+}
+
+/// How a label names a value a refusal's message interpolates: by the
+/// interpolation as written (`` `r.run_id` ``, `` an element of `xs` ``).
+fn mentioned_name(m: &Mentioned, texts: Texts<'_>) -> String {
+    match (written(m.at, texts), m.element) {
+        (Some(s), false) => s,
+        (Some(s), true) => format!("an element of {s}"),
+        (None, false) => "the value".to_string(),
+        (None, true) => "an element of a list".to_string(),
+    }
 }
 
 /// What a key fold on either side of a failed comparison says: with two
@@ -167,8 +189,8 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
             d = d.with_note(n);
         }
     }
-    for v in &r.mentioned {
-        if let Some((loc, text)) = origin_label(v, "the value", r.site, texts) {
+    for m in &r.mentioned {
+        if let Some((loc, text)) = origin_label(&m.value, &mentioned_name(m, texts), r.site, texts) {
             d = d.with_secondary(loc, text);
         }
     }
@@ -321,4 +343,28 @@ pub fn dissolved(f: &hir::Frontier, text: &str, condition: Loc, why: Vec<(Loc, S
         d = d.with_secondary(loc, label);
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::written;
+    use claim_syntax::{FileId, Loc, Span};
+    use std::sync::Arc;
+
+    fn name(source: &str, at: &str) -> Option<String> {
+        let start = source.find(at).expect("in the source");
+        let text: Arc<str> = source.into();
+        let texts = move |_| Some(text.clone());
+        written(Loc::new(FileId(0), Span::new(start, start + at.len())), &texts)
+    }
+
+    #[test]
+    fn an_interpolation_is_named_as_written_when_short() {
+        let source = "refuse Bad \"run {r.run_id} at {raw(\n   c.revision)}\"";
+        assert_eq!(name(source, "r.run_id").as_deref(), Some("`r.run_id`"));
+        // Line breaks and indentation inside it become one space.
+        assert_eq!(name(source, "raw(\n   c.revision)").as_deref(), Some("`raw( c.revision)`"));
+        let long = format!("refuse Bad \"{{{}}}\"", "a.b".repeat(20));
+        assert_eq!(name(&long, &"a.b".repeat(20)), None, "too long for a label: \"the value\"");
+    }
 }

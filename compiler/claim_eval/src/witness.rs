@@ -206,18 +206,21 @@ fn what_dissolved<W: crate::World + ?Sized>(
     frame: &mut Frame,
     cx: &mut Cx,
 ) -> Vec<(Loc, String)> {
-    let sides: Vec<(&str, &hir::Expr)> = match &c.kind {
-        H::Is(x, _) => vec![("the value", &**x)],
-        H::Binary(op, _, l, r) if op.is_comparison() => vec![("left", &**l), ("right", &**r)],
+    let texts = |file| ev.json_text(file);
+    let sides: Vec<(String, &hir::Expr)> = match &c.kind {
+        H::Is(x, _) => {
+            let name = report::written(Loc::new(frame_file(frame), x.span), &texts);
+            vec![(name.unwrap_or_else(|| "the value".to_string()), &**x)]
+        }
+        H::Binary(op, _, l, r) if op.is_comparison() => vec![("left".into(), &**l), ("right".into(), &**r)],
         _ => Vec::new(),
     };
-    let texts = |file| ev.json_text(file);
     let not_at = Loc::new(frame_file(frame), c.span);
     sides
         .into_iter()
         .filter_map(|(what, x)| {
             let v = ev.eval(x, frame, cx).ok()?;
-            report::origin_label(&v, what, not_at, &texts)
+            report::origin_label(&v, &what, not_at, &texts)
         })
         .collect()
 }
