@@ -37,6 +37,7 @@ struct Read {
     ty: Ty,
     types: Types,
     call: claim_syntax::Loc,
+    literal: Option<claim_syntax::Loc>,
 }
 
 #[salsa::db]
@@ -117,7 +118,7 @@ impl CliDb {
         if let Ok(reads) = self.reads.lock() {
             for (key, read) in reads.iter() {
                 if read.resolved.as_deref().is_some_and(|p| p.starts_with(&changed) || changed.starts_with(p)) {
-                    let call = WorldCall { path: &key.path, from: key.from, call: read.call };
+                    let call = WorldCall { path: &key.path, from: key.from, call: read.call, literal: read.literal };
                     updates.push((
                         read.file,
                         perform(&world, key.kind, &call, key.reference.as_deref(), &read.ty, &read.types),
@@ -197,7 +198,10 @@ impl EvalDb for CliDb {
         let value = perform(&self.world, kind, call, reference, ty, types);
         let file = WorldFile::new(self, WorldRead(Arc::new(value)));
         if let Ok(mut reads) = self.reads.lock() {
-            reads.insert(key, Read { file, resolved, ty: ty.clone(), types: types.clone(), call: call.call });
+            reads.insert(
+                key,
+                Read { file, resolved, ty: ty.clone(), types: types.clone(), call: call.call, literal: call.literal },
+            );
         }
         file
     }

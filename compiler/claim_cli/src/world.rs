@@ -291,9 +291,14 @@ impl FsWorld {
                 };
                 let d = Diagnostic::error("E0302", format!("cannot read `{p}`: no such file or directory"))
                     .at_loc(call.call, "names a file that does not exist");
-                Err(vec![match crate::path_hint::did_you_mean_path(p, full, names_in) {
-                    Some(close) => d.with_help(format!("did you mean `{close}`?")),
-                    None => d,
+                // Where the path is written as a literal, the suggestion is
+                // a fix of its letters; else (a path built by `++`) help only.
+                Err(vec![match (crate::path_hint::did_you_mean_path(p, full, names_in), call.literal) {
+                    (Some(close), Some(letters)) if !close.contains(['"', '\\', '{', '}']) => {
+                        d.with_suggestion_at(letters, close)
+                    }
+                    (Some(close), _) => d.with_help(format!("did you mean `{close}`?")),
+                    (None, _) => d,
                 }])
             }
             Err(e) => Err(Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read")),
@@ -746,7 +751,7 @@ fn literal_load<'f>(f: &'f claim_sema::hir::Fact) -> Option<WorldCall<'f>> {
     match &f.init.kind {
         ExprKind::World(WorldFn::Load, args) => match args.first().map(|a| &a.kind) {
             Some(ExprKind::Lit(Lit::Text(path))) => {
-                Some(WorldCall { path, from: f.loc.file, call: claim_syntax::Loc::new(f.loc.file, f.init.span) })
+                Some(WorldCall::new(path, f.loc.file, claim_syntax::Loc::new(f.loc.file, f.init.span), args.first()))
             }
             _ => None,
         },

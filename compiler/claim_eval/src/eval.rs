@@ -677,9 +677,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         cx: &mut Cx,
         loc: Loc,
     ) -> Eval<Value> {
+        let hir_args = args;
         let args = self.eval_all(args, frame, cx)?;
         let path = args.first().and_then(Value::as_text).ok_or_else(|| internal("world path"))?.to_string();
-        let call = WorldCall { path: &path, from: frame.file(), call: loc };
+        let call = WorldCall::new(&path, frame.file(), loc, hir_args.first());
         let result = match w {
             hir::WorldFn::Load => self.world.load(&call, ty, self.types()),
             // A digest remembers what it hashed, for a diagnostic to say
