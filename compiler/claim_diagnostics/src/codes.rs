@@ -16,6 +16,7 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("E0012", "nesting deeper than the limit", include_str!("../explanations/E0012.md")),
     ("E0013", "source file larger than the limit", include_str!("../explanations/E0013.md")),
     ("E0014", "more `.claim` files than the limit", include_str!("../explanations/E0014.md")),
+    ("E0015", "too many syntax errors in one file", include_str!("../explanations/E0015.md")),
     ("E0101", "module not found", include_str!("../explanations/E0101.md")),
     ("E0102", "import cycle", include_str!("../explanations/E0102.md")),
     ("E0103", "name collision at `use`", include_str!("../explanations/E0103.md")),

@@ -153,6 +153,7 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
         errors.push(syntax_error(&e, &ran_out));
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
+    cap_errors(&mut errors);
     attach_docs(&mut module.items, &lexed.docs);
     module.items.shrink_to_fit();
     Parsed { module, errors }
@@ -308,6 +309,29 @@ pub(crate) fn describe(t: &Token) -> String {
 /// (every item while an editor closes brackets as they are typed) is
 /// parsed and recovered as before.
 const MAX_RECOVERED_TOKENS: usize = 128;
+
+/// The syntax errors a file reports before the rest are summed up in one.
+/// A file of another language (a script, a JSON document, a binary's text
+/// named `.claim`) has an error every few characters, and hundreds of them
+/// bury what a reviewer needs: that the file is not Claim. As with clang's
+/// `-ferror-limit`, the first ones are shown; the file still fails closed.
+pub const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// Keeps the first [`MAX_SYNTAX_ERRORS`] of `errors` (sorted by place) and
+/// puts in place of the rest one `E0015` at the first of them.
+fn cap_errors(errors: &mut Vec<SyntaxError>) {
+    let Some(first_hidden) = errors.get(MAX_SYNTAX_ERRORS) else { return };
+    let hidden = errors.len() - MAX_SYNTAX_ERRORS;
+    let more = SyntaxError::new(
+        "E0015",
+        first_hidden.span,
+        format!("too many syntax errors: {hidden} not shown after the first {MAX_SYNTAX_ERRORS}"),
+        "the first error not shown",
+    )
+    .with_help("fix the errors above and check again to see the rest; a file this far from Claim's syntax may not be a Claim file");
+    errors.truncate(MAX_SYNTAX_ERRORS);
+    errors.push(more);
+}
 
 const UNPAIRED_HELP: &str =
     "in a long item, delimiters that do not pair are reported alone; pair them and the rest of the item is checked";
