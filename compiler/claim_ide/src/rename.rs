@@ -343,8 +343,8 @@ fn json_key_changes(db: &dyn Db, program: Program, def: &Def) -> Option<String> 
 
 fn keyed_by_name(name: &str, owner: &GlobalName) -> String {
     format!(
-        "`{name}` is read from the JSON key `{name}` of a `{}` that `load` reads: renaming it would change the key; write `@json(\"{name}\") {name}` first to keep the key",
-        owner.name
+        "`{name}` is read from the JSON key `{name}` of {} that `load` reads: renaming it would change the key; write `@json(\"{name}\") {name}` first to keep the key",
+        claim_sema::ty::a(&owner.name)
     )
 }
 

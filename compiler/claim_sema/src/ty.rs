@@ -198,6 +198,28 @@ impl TypeInfo {
 
 /// Field names in declaration order, shared by every value of a record or
 /// variant (they are what `text()` prints).
+/// A type named with its article, as a label says it: "a `Sha256`", "an
+/// `Option<ManifestDigest>`" (by the first letter of the name as shown).
+pub fn a(ty: &impl fmt::Display) -> String {
+    let shown = ty.to_string();
+    let article = if shown.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} `{shown}`")
+}
+
 pub fn field_names(fields: &[FieldDef]) -> Arc<[Arc<str>]> {
     fields.iter().map(|f| f.name.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{a, Ty};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_type_is_named_with_its_article() {
+        assert_eq!(a(&Ty::Sha256), "a `Sha256`");
+        assert_eq!(a(&Ty::Int), "an `Int`");
+        assert_eq!(a(&Ty::Option(Arc::new(Ty::Text))), "an `Option<Text>`");
+        assert_eq!(a(&Ty::List(Arc::new(Ty::Int))), "a `List<Int>`");
+    }
 }

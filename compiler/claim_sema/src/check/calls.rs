@@ -293,7 +293,7 @@ impl Checker<'_> {
             this.error(Diagnostic::error("E0203", format!("`{name}` takes {needs}, not `{t}`")).at(
                 this.file,
                 first.span,
-                format!("this is a `{t}`"),
+                format!("this is {}", crate::ty::a(&t)),
             ));
             Ty::Error
         };
@@ -326,7 +326,7 @@ impl Checker<'_> {
                 B::Hex => match t {
                     Ty::Sha256 | Ty::Sha1 => Ty::Text,
                     _ if self.newtype_of(&t).is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1)) => {
-                        let help = format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for a `{t}`");
+                        let help = format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for {}", crate::ty::a(&t));
                         self.error(
                             Diagnostic::error("E0203", format!("`hex` takes a digest, not `{t}`"))
                                 .at(self.file, first.span, "a newtype")

@@ -91,7 +91,7 @@ impl<'a> Checker<'a> {
                 "only a digest literal converts implicitly; convert a computed value explicitly: `{exp}(…)`"
             ));
         } else if under_found == Some(exp) {
-            d = d.with_help(format!("use `raw(…)` to get the `{exp}` inside a `{}`", h.ty));
+            d = d.with_help(format!("use `raw(…)` to get the `{exp}` inside {}", crate::ty::a(&h.ty)));
         }
         if let Ty::Named(n) = exp {
             if let Some(info) = self.type_info(n) {
@@ -178,7 +178,7 @@ impl<'a> Checker<'a> {
                         self.error(Diagnostic::error("E0203", "a comprehension needs a list").at(
                             self.file,
                             iter.span,
-                            format!("this is a `{t}`, not a list"),
+                            format!("this is {}, not a list", crate::ty::a(&t)),
                         ));
                         Ty::Error
                     }
@@ -697,12 +697,16 @@ impl<'a> Checker<'a> {
         if compatible(&h.ty, other) {
             return self.expect(h, other);
         }
-        self.error(
-            Diagnostic::error("E0203", format!("cannot compare `{other}` with `{}`", h.ty))
-                .at(self.file, h.span, format!("this is a `{}`", h.ty))
-                .with_secondary(self.loc(other_span), format!("this is a `{other}`"))
-                .with_note("`==` and `!=` compare two values of the same type"),
-        );
+        let mut d = Diagnostic::error("E0203", format!("cannot compare `{other}` with `{}`", h.ty))
+            .at(self.file, h.span, format!("this is {}", crate::ty::a(&h.ty)))
+            .with_secondary(self.loc(other_span), format!("this is {}", crate::ty::a(&other)))
+            .with_note("`==` and `!=` compare two values of the same type");
+        // An option against what it may hold (`build.manifest == m`).
+        let inside = |opt: &Ty, t: &Ty| matches!(opt, Ty::Option(x) if compatible(t, x));
+        if inside(other, &h.ty) || inside(&h.ty, other) {
+            d = d.with_help("to compare an option with a value, write the value as `Some(…)`; to ask only whether it has one, write `… is Some(_)`");
+        }
+        self.error(d);
         let mut h = h;
         h.ty = Ty::Error;
         h

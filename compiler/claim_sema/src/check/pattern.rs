@@ -18,7 +18,7 @@ impl Checker<'_> {
 
     fn pattern_mismatch(&mut self, p: &ast::Pattern, ty: &Ty, what: &str) -> P {
         if !ty.is_lenient() {
-            self.error(Diagnostic::error("E0218", format!("{what} cannot match a `{ty}`")).at(
+            self.error(Diagnostic::error("E0218", format!("{what} cannot match {}", crate::ty::a(ty))).at(
                 self.file,
                 p.span,
                 format!("expected a pattern for `{ty}`"),
