@@ -417,6 +417,7 @@ impl<'a> Decoder<'a> {
             }
         }
         let mut out = Vec::with_capacity(defs.len());
+        let mut missing: Vec<&FieldDef> = Vec::new();
         for (d, found) in defs.iter().zip(at) {
             let v = match (found.and_then(|i| obj.get(i)), &d.ty) {
                 (Some((_, _, j)), ty) => {
@@ -434,18 +435,7 @@ impl<'a> Decoder<'a> {
                 }
                 (None, Ty::Option(_)) => Some(Value::new(V::Option(None))),
                 (None, _) => {
-                    self.fail(
-                        obj_json.span,
-                        format!("missing field `{}` of `{what}`", d.json_key),
-                        format!("this object has no `{}`", d.json_key),
-                    );
-                    // Where the record asks for it. (No help to make it an
-                    // `Option`: a receipt without it is usually the fault.)
-                    if let Some(e) = self.errors.last_mut() {
-                        e.secondary
-                            .push(claim_diagnostics::Label::new(d.loc, format!("`{}` is declared here", d.name)));
-                        e.notes.push(format!("a receipt gives every field of `{what}` but its `Option` fields"));
-                    }
+                    missing.push(d);
                     None
                 }
             };
@@ -454,7 +444,40 @@ impl<'a> Decoder<'a> {
                 None => ok = false,
             }
         }
+        if !missing.is_empty() {
+            self.missing_fields(obj_json.span, what, &missing);
+        }
         ok.then_some(out)
+    }
+
+    /// One diagnostic for the fields an object lacks, however many: a
+    /// receipt of another kind (or an empty `{}`) lacks most of them, and a
+    /// diagnostic each repeated the object and the load as often.
+    fn missing_fields(&mut self, object: Span, what: &str, missing: &[&FieldDef]) {
+        let mut keys: Vec<&str> = Vec::with_capacity(missing.len());
+        for d in missing {
+            if !keys.contains(&&*d.json_key) {
+                keys.push(&d.json_key);
+            }
+        }
+        let (message, label) = match keys.as_slice() {
+            [one] => (format!("missing field `{one}` of `{what}`"), format!("this object has no `{one}`")),
+            _ => (
+                format!("missing fields {} of `{what}`", claim_diagnostics::and_list(&keys)),
+                format!("this object lacks these {} fields", keys.len()),
+            ),
+        };
+        self.fail(object, message, label);
+        // Where the record asks for each, as a record literal's `E0204`
+        // does: a few are each shown with their types, more would bury the
+        // object. (No help to make them `Option`s: a receipt without them
+        // is usually the fault.)
+        if let Some(e) = self.errors.last_mut() {
+            for d in missing.iter().filter(|_| missing.len() <= 3) {
+                e.secondary.push(claim_diagnostics::Label::new(d.loc, format!("`{}` is declared here", d.name)));
+            }
+            e.notes.push(format!("a receipt gives every field of `{what}` but its `Option` fields"));
+        }
     }
 }
 
@@ -505,6 +528,37 @@ mod tests {
         let doc = crate::json::parse(&text).expect("json");
         let said = messages(decode(&doc, &ty, &types, FileId(1), at));
         assert_eq!(said, ["duplicate key `k30` at `$`"]);
+    }
+
+    /// An object lacking several fields gets one diagnostic naming them
+    /// all, labelling each field's declaration (two fields of one key are
+    /// one key missing, but two declarations).
+    #[test]
+    fn the_fields_an_object_lacks_are_one_diagnostic() {
+        let errors = decode_r("{}").err().unwrap_or_default();
+        let said: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(said, ["missing fields `a` and `c` of `R` at `$`"]);
+        let labels: Vec<&str> = errors[0].secondary.iter().map(|l| l.message.as_str()).collect();
+        assert_eq!(labels, ["loaded here", "`a` is declared here", "`b` is declared here", "`c` is declared here"]);
+        // Four fields and more: named in the message, not each labelled.
+        let at = Loc::new(FileId(0), Span::default());
+        let name = GlobalName::new("main", "Four");
+        let fields = ["w", "x", "y", "z"]
+            .map(|k| FieldDef { name: k.into(), ty: Ty::Int, json_key: k.into(), loc: at })
+            .to_vec();
+        let def = TypeDef::Record { fields, open: false };
+        let types: Types = Arc::new(
+            [(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect(),
+        );
+        let doc = crate::json::parse(r#"{"x": 1}"#).expect("json");
+        let errors = decode(&doc, &Ty::Named(Arc::new(name)), &types, FileId(1), at).err().unwrap_or_default();
+        let said: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(said, ["missing fields `w`, `y` and `z` of `Four` at `$`"]);
+        let doc = crate::json::parse("{}").expect("json");
+        let name = GlobalName::new("main", "Four");
+        let errors = decode(&doc, &Ty::Named(Arc::new(name)), &types, FileId(1), at).err().unwrap_or_default();
+        let labels: Vec<&str> = errors[0].secondary.iter().map(|l| l.message.as_str()).collect();
+        assert_eq!(labels, ["loaded here"], "four fields are not each labelled");
     }
 
     fn messages(r: Result<Value, Vec<Diagnostic>>) -> Vec<String> {
