@@ -130,16 +130,36 @@ pub fn and_list<S: AsRef<str>>(items: &[S]) -> String {
     }
 }
 
-/// The closest candidate to `name`, if one is close enough to suggest.
+/// The closest candidate to `name`, if one is close enough to suggest;
+/// else the one candidate (if only one) of which `name` is a whole word at
+/// either end: `Standing` for `ExtensionStanding`, `key` for `build_key`
+/// (a name written without the prefix or suffix its declaration has).
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     let limit = (name.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .filter(|c| *c != name)
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c.to_string())
+    let candidates: Vec<&str> = candidates.into_iter().filter(|c| *c != name).collect();
+    let close = candidates.iter().map(|c| (edit_distance(name, c), *c)).filter(|(d, _)| *d <= limit).min();
+    if let Some((_, c)) = close {
+        return Some(c.to_string());
+    }
+    let mut words = candidates.iter().filter(|c| has_word_at_an_end(c, name));
+    match (words.next(), words.next()) {
+        (Some(c), None) => Some(c.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether `word` is all of `name`'s first or last word(s): after or before
+/// a `_`, or, in CamelCase, before a capital (`ExtensionStanding` ends with
+/// the word `Standing`; `Outstanding` does not).
+fn has_word_at_an_end(name: &str, word: &str) -> bool {
+    if word.chars().count() < 3 || name.len() <= word.len() {
+        return false;
+    }
+    let snake = name.strip_suffix(word).is_some_and(|rest| rest.ends_with('_'))
+        || name.strip_prefix(word).is_some_and(|rest| rest.starts_with('_'));
+    let camel = word.starts_with(|c: char| c.is_ascii_uppercase()) && name.ends_with(word)
+        || name.strip_prefix(word).is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()));
+    snake || camel
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -165,6 +185,20 @@ mod tests {
     fn suggestions_are_close_names_only() {
         assert_eq!(did_you_mean("NotPositiv", ["NotPositive", "TooLarge"]), Some("NotPositive".into()));
         assert_eq!(did_you_mean("zzz", ["NotPositive"]), None);
+    }
+
+    #[test]
+    fn a_name_missing_its_prefix_or_suffix_is_suggested_when_only_one_has_it() {
+        let items = ["ExtensionStanding", "RankReading", "build_key", "key_of", "Outstanding"];
+        assert_eq!(did_you_mean("Standing", items), Some("ExtensionStanding".into()));
+        assert_eq!(did_you_mean("Rank", items), Some("RankReading".into()));
+        assert_eq!(did_you_mean("build", items), Some("build_key".into()));
+        // Two have the word: which is meant is the author's to say.
+        assert_eq!(did_you_mean("key", items), None);
+        // Not a whole word, or too short to tell.
+        assert_eq!(did_you_mean("standing", ["Outstanding"]), None);
+        assert_eq!(did_you_mean("Reading", ["RankReadings"]), None);
+        assert_eq!(did_you_mean("of", ["key_of"]), None);
     }
 
     #[test]
