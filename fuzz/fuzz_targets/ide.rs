@@ -1,7 +1,7 @@
 //! What the editor asks never panics, whatever the text and the cursor:
 //! the name at a position, hover, completion, signature help, highlights,
-//! inlay types, symbols and rename. A rename puts the module's text back
-//! whatever it answers, and edits it gives compile with no more errors
+//! inlay types, symbols, links and rename. A rename puts the module's text
+//! back whatever it answers, and edits it gives compile with no more errors
 //! than before.
 //!
 //! The first two bytes choose the cursor (a fraction of the text's length)
@@ -30,6 +30,11 @@ fuzz_target!(|data: &[u8]| {
         let _ = claim_ide::highlights(db, program, main, at);
         let _ = claim_ide::inlay_types(db, program, main);
         let _ = claim_ide::document_symbols(db, main);
+        // Each link's letters lie inside the text, on character boundaries.
+        for (span, path) in claim_ide::world_paths(db, program, main) {
+            let letters = text.get(span.start as usize..span.end as usize);
+            assert_eq!(letters, Some(&*path), "a link's span is its path's letters");
+        }
         let errors = |db: &claim_sema::Database| compile(db, program).diagnostics.iter().filter(|d| d.is_error()).count();
         let before = errors(db);
         let answer = claim_ide::rename::rename(db, program, main, at, new_name);

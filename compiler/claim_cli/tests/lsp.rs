@@ -556,3 +556,49 @@ fn highlights_and_inlay_hints() {
 
     c.finish(&dir);
 }
+
+/// A path a world call names as a literal links to what it reads: below
+/// the module's folder, or the project root after `//`, a file or a
+/// folder. A path that does not exist, leaves the project, or is built
+/// with `++` has no link.
+#[test]
+fn literal_paths_link_to_what_they_read() {
+    let dir = project();
+    std::fs::create_dir_all(dir.join("sub/receipts")).expect("mkdir");
+    std::fs::create_dir_all(dir.join("tree")).expect("mkdir");
+    std::fs::write(dir.join("sub/receipts/build.json"), r#"{"n": 1}"#).expect("write");
+    std::fs::write(dir.join("wheel.whl"), "bytes").expect("write");
+    let text = "record R { n: Int }\n\
+                fact a: R = load(\"receipts/build.json\")\n\
+                fact b: Sha256 = file_sha256(\"//wheel.whl\")\n\
+                fact c: Sha1 = git_tree(\"../tree\")\n\
+                fact d: R = load(\"receipts/missing.json\")\n\
+                fact e: Sha256 = file_sha256(\"../../outside\")\n\
+                fact f: R = load(\"receipts/\" ++ \"build.json\")\n";
+    let sub_uri = uri(&dir.join("sub/m.claim"));
+    std::fs::write(dir.join("sub/m.claim"), text).expect("write");
+    let (mut c, can) = Client::on(&dir);
+    assert_eq!(can["documentLinkProvider"]["resolveProvider"], json!(false), "{can}");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": sub_uri, "languageId": "claim", "version": 1, "text": text}}),
+    );
+    let links = c.request("textDocument/documentLink", json!({"textDocument": {"uri": sub_uri}}));
+    let got: Vec<(Value, Value)> =
+        links.as_array().expect("links").iter().map(|l| (l["range"]["start"].clone(), l["target"].clone())).collect();
+    let at = |needle: &str| {
+        let p = pos(text, needle, 0);
+        json!({"line": p["line"], "character": p["character"].as_u64().unwrap_or(0) + 1})
+    };
+    assert_eq!(
+        got,
+        [
+            (at("\"receipts/build.json"), json!(uri(&dir.join("sub/receipts/build.json")))),
+            (at("\"//wheel.whl"), json!(uri(&dir.join("wheel.whl")))),
+            (at("\"../tree"), json!(uri(&dir.join("tree")))),
+        ],
+        "{links}"
+    );
+    assert_eq!(links[0]["tooltip"], "open `receipts/build.json`");
+    c.finish(&dir);
+}

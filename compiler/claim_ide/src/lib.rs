@@ -156,6 +156,28 @@ pub fn hover(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Op
     Some((format!("```claim\n{}\n```", e.ty), e.span))
 }
 
+/// The paths a module's world calls (`load`, `file_sha256`, `git_tree`,
+/// `oci_image`) name as text literals written without escapes: the span
+/// of each literal's letters (inside the quotes), and the path. An editor
+/// links each to the file or folder it names.
+pub fn world_paths(db: &dyn Db, program: Program, file: SourceFile) -> Vec<(Span, std::sync::Arc<str>)> {
+    let m = &claim_sema::db::check_module(db, program, file).hir;
+    let mut found = Vec::new();
+    each_expr(m, &mut |e| {
+        let hir::ExprKind::World(_, args) = &e.kind else { return };
+        let Some(arg) = args.first() else { return };
+        if let hir::ExprKind::Lit(claim_sema::hir::Lit::Text(path)) = &arg.kind {
+            // Only where the source spells the path exactly (no escapes).
+            if (arg.span.end - arg.span.start) as usize == path.len() + 2 {
+                found.push((Span { start: arg.span.start + 1, end: arg.span.end - 1 }, path.clone()));
+            }
+        }
+    });
+    found.sort_by_key(|(span, _)| span.start);
+    found.dedup_by_key(|(span, _)| span.start);
+    found
+}
+
 /// Calls `f` on every checked expression of a module.
 pub(crate) fn each_expr<'a>(m: &'a hir::Module, f: &mut impl FnMut(&'a hir::Expr)) {
     let mut roots: Vec<&'a hir::Expr> = Vec::new();

@@ -75,6 +75,10 @@ impl Server {
                 let p: lsp::RenameParams = extract(req, Rename::METHOD)?;
                 self.rename(&p.text_document_position, &p.new_name)
             }
+            DocumentLinkRequest::METHOD => {
+                let p: lsp::DocumentLinkParams = extract(req, DocumentLinkRequest::METHOD)?;
+                self.document_links(&p.text_document.uri)
+            }
             ExecuteCommand::METHOD => {
                 let p: lsp::ExecuteCommandParams = extract(req, ExecuteCommand::METHOD)?;
                 self.execute(p)
@@ -193,6 +197,30 @@ impl Server {
             })
             .collect();
         json(hints)
+    }
+
+    /// Each path a world call names as a literal, linked to the file or
+    /// folder it reads, where that exists inside the project: a reviewer
+    /// opens the receipt from the `load` that reads it.
+    fn document_links(&mut self, uri: &lsp::Uri) -> Answer {
+        let (path, program, file) = self.document(uri)?;
+        let root = self.ws.lookup(&path).map(|(p, _)| p.root.clone()).ok_or("the file is not part of a project")?;
+        let dir = path.parent().unwrap_or(&root).to_path_buf();
+        let text = file.text(&self.ws.db).clone();
+        let ix = LineIndex::new(&text, self.utf8);
+        let links: Vec<lsp::DocumentLink> = claim_ide::world_paths(&self.ws.db, program, file)
+            .into_iter()
+            .filter_map(|(span, written)| {
+                let target = link_target(&root, &dir, &written)?;
+                Some(lsp::DocumentLink {
+                    range: ix.range(span),
+                    target: Some(uri_of(&target)?),
+                    tooltip: Some(format!("open `{written}`")),
+                    data: None,
+                })
+            })
+            .collect();
+        json(links)
     }
 
     /// The signature of the call being typed, its parameter under the cursor
@@ -478,4 +506,29 @@ fn completion_kind(k: CompletionKind) -> lsp::CompletionItemKind {
         CompletionKind::Local => lsp::CompletionItemKind::VARIABLE,
         CompletionKind::Keyword => lsp::CompletionItemKind::KEYWORD,
     }
+}
+
+/// The file or folder a path a program names is, as `load` reads it:
+/// relative to the module's folder, or to the project root after `//`.
+/// `None` where it does not exist or lies outside the project (by `..` or
+/// through a symlink): such a path is an error when the program runs, and
+/// the editor shows no link for it.
+fn link_target(root: &Path, dir: &Path, written: &str) -> Option<PathBuf> {
+    use std::path::Component;
+    let (mut full, rel) = match written.strip_prefix("//") {
+        Some(rest) => (root.to_path_buf(), rest),
+        None => (dir.to_path_buf(), written),
+    };
+    for c in Path::new(rel).components() {
+        match c {
+            Component::Normal(part) => full.push(part),
+            Component::CurDir => {}
+            Component::ParentDir if full.starts_with(root) && full != root => {
+                full.pop();
+            }
+            _ => return None,
+        }
+    }
+    let (real, real_root) = (full.canonicalize().ok()?, root.canonicalize().ok()?);
+    real.starts_with(&real_root).then_some(full)
 }

@@ -96,6 +96,10 @@ fn capabilities(utf8: bool) -> lsp::ServerCapabilities {
             ..Default::default()
         }),
         document_formatting_provider: Some(lsp::OneOf::Left(true)),
+        document_link_provider: Some(lsp::DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: Default::default(),
+        }),
         ..Default::default()
     }
 }
