@@ -74,8 +74,11 @@ pub fn main_guarded(f: impl FnOnce() -> Output + Send + 'static) -> ! {
     };
     match result {
         Ok(out) => {
-            let _ = std::io::stdout().write_all(out.stdout.as_bytes());
+            // The warnings first, then the report: where the two streams
+            // meet (a terminal, a CI log) the report's summary line is last.
             let _ = std::io::stderr().write_all(out.stderr.as_bytes());
+            let _ = std::io::stderr().flush();
+            let _ = std::io::stdout().write_all(out.stdout.as_bytes());
             let _ = std::io::stdout().flush();
             std::process::exit(out.code);
         }

@@ -118,8 +118,8 @@ pub fn watch(opts: &BatchOptions) -> Output {
             None => {
                 // The first run is printed in full, as a plain run would.
                 let first = run_again(opts, &projects, &mut state);
-                print!("{}", first.stdout);
                 eprint!("{}", first.stderr);
+                print!("{}", first.stdout);
                 let report = run_again(&json_opts, &projects, &mut state);
                 before = Some(verdicts(&serde_json::from_str(&report.stdout).unwrap_or(Value::Null)));
                 let shown = roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ");

@@ -287,7 +287,9 @@ fn run(root: &Path, w: &Walkthrough, scratch: &Path) -> (i32, Vec<String>) {
         std::thread::sleep(Duration::from_millis(5));
     };
     let (out, err) = (stdout.join().unwrap_or_default(), stderr.join().unwrap_or_default());
-    let text = format!("{}{}", String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));
+    // In the order a terminal shows them: the binaries write their
+    // warnings before the report.
+    let text = format!("{}{}", String::from_utf8_lossy(&err), String::from_utf8_lossy(&out));
     let lines = text.lines().map(|l| l.trim_end().to_string()).collect();
     (status.code().unwrap_or(-1), lines)
 }
