@@ -54,6 +54,37 @@ fn walk<'v>(left: &'v Value, right: &'v Value, path: String) -> Option<Differenc
     }
 }
 
+/// Where two lists of one length differ besides their first difference:
+/// the note a failed `==` adds, so a reviewer knows whether one pin is
+/// wrong or every one ("2 more elements differ: `[3]` and `[7]`"). `None`
+/// unless both are lists of one length that differ in more than one
+/// element.
+pub fn more_differences(left: &Value, right: &Value) -> Option<String> {
+    const SHOWN: usize = 5;
+    let (V::List(a), V::List(b)) = (&left.kind, &right.kind) else { return None };
+    if a.len() != b.len() {
+        return None;
+    }
+    let unequal: Vec<usize> = a.iter().zip(b.iter()).enumerate().filter(|(_, (x, y))| x != y).map(|(i, _)| i).collect();
+    let more = unequal.get(1..).filter(|m| !m.is_empty())?;
+    let places: Vec<String> = more.iter().take(SHOWN).map(|i| format!("[{i}]")).collect();
+    let listed = if more.len() > SHOWN {
+        format!(
+            "{}, and {} more",
+            places.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "),
+            more.len() - SHOWN
+        )
+    } else {
+        claim_diagnostics::and_list(&places)
+    };
+    let (n, verb) = if more.len() == 1 {
+        ("1 more element".to_string(), "differs")
+    } else {
+        (format!("{} more elements", more.len()), "differ")
+    };
+    Some(format!("{n} {verb}: {listed} (of {})", a.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +134,32 @@ mod tests {
             Some(Difference::Lengths { path, left: 1, right: 2 }) => assert_eq!(path, ""),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_other_places_two_lists_differ_are_counted() {
+        let list = |xs: &[&str]| Value::list(xs.iter().map(|x| text(x)).collect());
+        let l = list(&["a", "b", "c", "d"]);
+        assert_eq!(more_differences(&l, &list(&["x", "b", "c", "d"])), None, "one difference: the place says it");
+        assert_eq!(
+            more_differences(&l, &list(&["x", "b", "y", "d"])).as_deref(),
+            Some("1 more element differs: `[2]` (of 4)")
+        );
+        assert_eq!(
+            more_differences(&l, &list(&["x", "y", "z", "w"])).as_deref(),
+            Some("3 more elements differ: `[1]`, `[2]` and `[3]` (of 4)")
+        );
+        let many: Vec<String> = (0..10).map(|i| i.to_string()).collect();
+        let others: Vec<String> = (0..10).map(|i| format!("x{i}")).collect();
+        let (a, b) = (
+            list(&many.iter().map(String::as_str).collect::<Vec<_>>()),
+            list(&others.iter().map(String::as_str).collect::<Vec<_>>()),
+        );
+        assert_eq!(
+            more_differences(&a, &b).as_deref(),
+            Some("9 more elements differ: `[1]`, `[2]`, `[3]`, `[4]`, `[5]`, and 4 more (of 10)")
+        );
+        assert_eq!(more_differences(&l, &list(&["x", "y"])), None, "lengths differ: said otherwise");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! `refuse`; secondary labels mark the witness statement, the calls that
 //! led there, and where the offending values came from.
 
-use crate::difference::{first_difference, Difference};
+use crate::difference::{first_difference, more_differences, Difference};
 use crate::refusal::{Mentioned, Refusal};
 use crate::text::show;
 use crate::value::{Origin, Value};
@@ -185,6 +185,9 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
     }
     if let [(_, l), (_, rt)] = r.operands.as_slice() {
         d = with_difference(d, inside.as_ref(), false, r.site, texts);
+        if let Some(more) = more_differences(l, rt) {
+            d = d.with_note(more);
+        }
         for n in fold_notes(l, rt) {
             d = d.with_note(n);
         }
@@ -275,6 +278,9 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
                 .with_secondary(c.left.0, format!("left: {}", short(&c.left.1)))
                 .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)));
             d = with_difference(d, inside.as_ref(), true, whole, texts);
+            if let Some(more) = more_differences(&c.left.1, &c.right.1).filter(|_| c.op == BinOp::Eq) {
+                d = d.with_note(more);
+            }
             // Two lists of one element each say no more than the place
             // where they differ, which the notes above show.
             let single = |v: &Value| v.as_list().is_some_and(|l| l.len() == 1);
