@@ -74,6 +74,27 @@ pub(crate) fn too_long(max_len: usize, made: &str, len: String, text: bool, loc:
         .with_help("raise the limit with `--max-value-len` if the program really needs values this large")])
 }
 
+/// A refusal in a `match` arm itself (not in a function it calls) refused
+/// because of what the arm matched (`Unobserved => refuse …`): where the
+/// matched value came from is labelled as its message's values are, named
+/// as written (`` `r.standing` was read from `$[1].standing` ``). Not a
+/// matched list or record: a label over a whole receipt points at nothing
+/// in it, and the message's own values say which part.
+fn refused_on_match(stop: Stop, (scrutinee, v): (&hir::Expr, &Value), body: &hir::Expr, file: FileId) -> Stop {
+    let Stop::Refused(mut r) = stop else { return stop };
+    if matches!(v.kind, V::List(_) | V::Record(_) | V::Map(_)) {
+        return Stop::Refused(r);
+    }
+    let within = body.span.start <= r.site.span.start && r.site.span.end <= body.span.end;
+    let in_arm = r.chain.is_empty() && r.site.file == file && within;
+    let known =
+        r.mentioned.iter().map(|m| &m.value).chain(r.operands.iter().map(|(_, o)| o)).any(|k| k.origin == v.origin);
+    if in_arm && v.origin.is_some() && !known {
+        r.mentioned.push(Mentioned { at: Loc::new(file, scrutinee.span), element: false, value: v.clone() });
+    }
+    Stop::Refused(r)
+}
+
 pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
     Stop::Refused(Box::new(Refusal {
         code: code.into(),
@@ -376,7 +397,8 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 let v = self.eval(s, frame, cx)?;
                 for (p, body) in arms {
                     if matches(p, &v, frame) {
-                        return self.eval(body, frame, cx);
+                        let file = frame.file();
+                        return self.eval(body, frame, cx).map_err(|stop| refused_on_match(stop, (s, &v), body, file));
                     }
                 }
                 return Err(internal("no match arm matched"));
