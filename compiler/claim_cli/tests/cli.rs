@@ -310,3 +310,22 @@ fn jobs_and_timings_never_change_what_is_reported() {
     }
     assert_eq!(err.replace(&format!("{line}\n"), ""), one.2, "--timings added more than its line");
 }
+
+/// Where stdout and stderr are one stream (a terminal, a CI log), the
+/// warnings come first and the summary is the last line.
+#[test]
+fn warnings_come_before_the_report_in_one_stream() {
+    let bin = env!("CARGO_BIN_EXE_claim_batch");
+    let out = Command::new("sh")
+        .args(["-c", &format!("'{bin}' --entry tests/fixtures/diagnostics/claims_unmentioned_binding.claim 2>&1")])
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("sh");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let warning = text.find("[W0006]").expect("a warning");
+    let pass = text.find("PASS the_arm_resolves").expect("the report");
+    assert!(warning < pass, "the warning after the report:\n{text}");
+    assert_eq!(last_line(&text), "1/1 PASS", "{text}");
+}
