@@ -23,16 +23,9 @@ pub struct WorldCall<'a> {
 impl<'a> WorldCall<'a> {
     /// The call of `path` at `call`, whose first argument is `arg`: its
     /// letters are [`WorldCall::literal`] where it is a literal that spells
-    /// `path` exactly (one escape and the source is longer than the text).
+    /// `path` exactly (`hir::Expr::plain_text`).
     pub fn new(path: &'a str, from: FileId, call: Loc, arg: Option<&claim_sema::hir::Expr>) -> WorldCall<'a> {
-        let literal = arg.and_then(|a| match &a.kind {
-            claim_sema::hir::ExprKind::Lit(claim_sema::hir::Lit::Text(t))
-                if &**t == path && (a.span.end as usize).checked_sub(a.span.start as usize) == Some(path.len() + 2) =>
-            {
-                Some(Loc::new(from, claim_syntax::Span::new(a.span.start as usize + 1, a.span.end as usize - 1)))
-            }
-            _ => None,
-        });
+        let literal = arg.and_then(|a| a.plain_text()).filter(|(t, _)| &***t == path).map(|(_, at)| Loc::new(from, at));
         WorldCall { path, from, call, literal }
     }
 }

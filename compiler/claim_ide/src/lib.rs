@@ -165,12 +165,8 @@ pub fn world_paths(db: &dyn Db, program: Program, file: SourceFile) -> Vec<(Span
     let mut found = Vec::new();
     each_expr(m, &mut |e| {
         let hir::ExprKind::World(_, args) = &e.kind else { return };
-        let Some(arg) = args.first() else { return };
-        if let hir::ExprKind::Lit(claim_sema::hir::Lit::Text(path)) = &arg.kind {
-            // Only where the source spells the path exactly (no escapes).
-            if (arg.span.end - arg.span.start) as usize == path.len() + 2 {
-                found.push((Span { start: arg.span.start + 1, end: arg.span.end - 1 }, path.clone()));
-            }
+        if let Some((path, letters)) = args.first().and_then(hir::Expr::plain_text) {
+            found.push((letters, path.clone()));
         }
     });
     found.sort_by_key(|(span, _)| span.start);

@@ -89,6 +89,23 @@ pub struct Expr {
     pub ty: Ty,
 }
 
+impl Expr {
+    /// A text literal the source spells letter for letter (no escapes: one
+    /// would make the source longer than the text), and the span of its
+    /// letters inside the quotes: where a fix of a path or an editor's
+    /// link goes.
+    pub fn plain_text(&self) -> Option<(&Arc<str>, Span)> {
+        match &self.kind {
+            ExprKind::Lit(Lit::Text(t))
+                if self.span.end.checked_sub(self.span.start) == u32::try_from(t.len() + 2).ok() =>
+            {
+                Some((t, Span { start: self.span.start + 1, end: self.span.end - 1 }))
+            }
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TextPart {
     Lit(Arc<str>),
