@@ -81,6 +81,90 @@ fn mentioned_name(m: &Mentioned, texts: Texts<'_>) -> String {
     }
 }
 
+/// Elements of one interpolated list labelled at most: a binding table's
+/// every image, each a label on one minified line, buried the refusal.
+const ELEMENTS_LABELLED: usize = 3;
+/// Places of the elements not labelled that a note lists by JSONPath.
+const PLACES_LISTED: usize = 5;
+
+/// The labels of the values a refusal's message interpolates; past
+/// [`ELEMENTS_LABELLED`] elements of one list, a note says how many more
+/// there are and where they were read.
+fn with_mentioned(mut d: Diagnostic, r: &Refusal, texts: Texts<'_>) -> Diagnostic {
+    // Per interpolated list: its elements labelled, the file of the last
+    // one read from JSON, and the elements left over.
+    struct List<'r> {
+        at: Loc,
+        labelled: usize,
+        file: Option<FileId>,
+        rest: Vec<&'r Value>,
+    }
+    let mut lists: Vec<List<'_>> = Vec::new();
+    for m in &r.mentioned {
+        if m.element {
+            let i = match lists.iter().position(|l| l.at == m.at) {
+                Some(i) => i,
+                None => {
+                    lists.push(List { at: m.at, labelled: 0, file: None, rest: Vec::new() });
+                    lists.len() - 1
+                }
+            };
+            let list = &mut lists[i];
+            if list.labelled == ELEMENTS_LABELLED {
+                list.rest.push(&m.value);
+                continue;
+            }
+            list.labelled += 1;
+            if let Some(at) = json_place(&m.value) {
+                list.file = Some(at.file);
+            }
+        }
+        if let Some((loc, text)) = origin_label(&m.value, &mentioned_name(m, texts), r.site, texts) {
+            d = d.with_secondary(loc, text);
+        }
+    }
+    for list in lists.iter().filter(|l| !l.rest.is_empty()) {
+        d = d.with_note(elements_not_labelled(list.at, &list.rest, list.file, texts));
+    }
+    d
+}
+
+fn json_place(v: &Value) -> Option<Loc> {
+    match v.origin.as_ref()? {
+        Origin::Json(loc) => Some(*loc),
+        _ => None,
+    }
+}
+
+/// The note for the elements of one interpolated list left unlabelled:
+/// how many, and their JSONPaths where all were read from the file the
+/// labelled ones were (`file`).
+fn elements_not_labelled(at: Loc, values: &[&Value], file: Option<FileId>, texts: Texts<'_>) -> String {
+    let list = written(at, texts).unwrap_or_else(|| "the list".to_string());
+    let n = values.len();
+    let head = format!("{n} more {} of {list}", if n == 1 { "element" } else { "elements" });
+    let places: Option<Vec<Loc>> = values.iter().map(|v| json_place(v)).collect();
+    let paths: Option<Vec<String>> = places.filter(|p| p.iter().all(|l| Some(l.file) == file)).and_then(|p| {
+        let doc = texts(file?)?;
+        p.iter().take(PLACES_LISTED).map(|loc| crate::json::path_at(&doc, loc.span)).collect()
+    });
+    match paths {
+        Some(paths) => {
+            let listed: Vec<String> = paths.iter().map(|p| format!("`{p}`")).collect();
+            let more = n - listed.len();
+            let tail = match more {
+                0 => String::new(),
+                1 => " and 1 more place".to_string(),
+                _ => format!(" and {more} more places"),
+            };
+            let verb = if n == 1 { "was" } else { "were" };
+            format!("{head} {verb} read from {}{tail} of the same file", listed.join(", "))
+        }
+        None if n == 1 => format!("{head} is not labelled"),
+        None => format!("{head} are not labelled"),
+    }
+}
+
 /// What a key fold on either side of a failed comparison says: with two
 /// folds, the first part that differs; with one, what it folded.
 pub fn fold_notes(left: &Value, right: &Value) -> Vec<String> {
@@ -192,11 +276,7 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
             d = d.with_note(n);
         }
     }
-    for m in &r.mentioned {
-        if let Some((loc, text)) = origin_label(&m.value, &mentioned_name(m, texts), r.site, texts) {
-            d = d.with_secondary(loc, text);
-        }
-    }
+    d = with_mentioned(d, r, texts);
     if !r.chain.is_empty() {
         let path: Vec<String> =
             std::iter::once(start.to_string()).chain(r.chain.iter().map(|(n, _)| format!("`{n}`"))).collect();
@@ -362,6 +442,38 @@ mod tests {
         let text: Arc<str> = source.into();
         let texts = move |_| Some(text.clone());
         written(Loc::new(FileId(0), Span::new(start, start + at.len())), &texts)
+    }
+
+    #[test]
+    fn elements_past_the_labelled_are_one_note() {
+        use super::elements_not_labelled;
+        use crate::value::{Origin, Value};
+        // File 0 the program, file 1 the receipt its list was read from.
+        let source: Arc<str> = "{[b.image for b in bs]}".into();
+        let receipt: Arc<str> = r#"[{"image":"a"},{"image":"b"},{"image":"c"},{"image":"d"}]"#.into();
+        let at = Loc::new(FileId(0), Span::new(1, 22));
+        let (s, r) = (source.clone(), receipt.clone());
+        let texts = move |f: FileId| Some(if f.0 == 0 { s.clone() } else { r.clone() });
+        let read = |letter: &str, file: u32| {
+            let start = receipt.find(&format!("\"{letter}\"")).expect("in the receipt");
+            Value::text(letter).with_origin(Origin::Json(Loc::new(FileId(file), Span::new(start, start + 3))))
+        };
+        let (c, d) = (read("c", 1), read("d", 1));
+        assert_eq!(
+            elements_not_labelled(at, &[&c, &d], Some(FileId(1)), &texts),
+            "2 more elements of `[b.image for b in bs]` were read from `$[2].image`, `$[3].image` of the same file"
+        );
+        // Read from another file than the labelled ones, or from no JSON:
+        // counted, not placed.
+        assert_eq!(
+            elements_not_labelled(at, &[&d], Some(FileId(2)), &texts),
+            "1 more element of `[b.image for b in bs]` is not labelled"
+        );
+        let literal = Value::text("e");
+        assert_eq!(
+            elements_not_labelled(at, &[&c, &literal], Some(FileId(1)), &texts),
+            "2 more elements of `[b.image for b in bs]` are not labelled"
+        );
     }
 
     #[test]
