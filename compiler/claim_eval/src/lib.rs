@@ -13,6 +13,7 @@ mod frame;
 pub mod incremental;
 pub mod json;
 pub mod memo;
+mod near;
 pub mod refusal;
 pub mod report;
 pub mod text;

@@ -4,6 +4,7 @@
 //! led there, and where the offending values came from.
 
 use crate::difference::{first_difference, more_differences, Difference};
+use crate::near::near_digits;
 use crate::refusal::{Mentioned, Refusal};
 use crate::text::show;
 use crate::value::{Origin, Value};
@@ -126,6 +127,21 @@ fn with_mentioned(mut d: Diagnostic, r: &Refusal, texts: Texts<'_>) -> Diagnosti
     for list in lists.iter().filter(|l| !l.rest.is_empty()) {
         d = d.with_note(elements_not_labelled(list.at, &list.rest, list.file, texts));
     }
+    // A digest the message names beside a list of them, a digit or two
+    // from one: an image bound to no arm because its digest was mistyped.
+    for one in r.mentioned.iter().filter(|m| !m.element) {
+        for element in r.mentioned.iter().filter(|e| e.element && e.at != one.at) {
+            if let Some(near) = near_digits(&one.value, &element.value) {
+                let name = written(one.at, texts).unwrap_or_else(|| "the value".to_string());
+                let list = written(element.at, texts).unwrap_or_else(|| "a list".to_string());
+                let read = json_place(&element.value)
+                    .and_then(|at| crate::json::path_at(&texts(at.file)?, at.span))
+                    .map(|path| format!(" read from `{path}`"))
+                    .unwrap_or_default();
+                d = d.with_note(format!("{name} and the element of {list}{read} differ only in {near}"));
+            }
+        }
+    }
     d
 }
 
@@ -247,6 +263,18 @@ fn with_difference(
     }
 }
 
+/// The note on two compared digests a digit or two apart (at the place
+/// where the values first differ, or the values themselves).
+fn near_note(inside: Option<&Difference<'_>>, left: &Value, right: &Value) -> Option<String> {
+    match inside {
+        Some(Difference::At { path, left, right }) => {
+            near_digits(left, right).map(|n| format!("the digests at `{path}` differ only in {n}"))
+        }
+        Some(Difference::Lengths { .. }) => None,
+        None => near_digits(left, right).map(|n| format!("the two digests differ only in {n}")),
+    }
+}
+
 fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -> Diagnostic {
     for (name, site) in &r.chain {
         d = d.with_secondary(*site, format!("calls `{name}`"));
@@ -269,6 +297,9 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
     }
     if let [(_, l), (_, rt)] = r.operands.as_slice() {
         d = with_difference(d, inside.as_ref(), false, r.site, texts);
+        if let Some(near) = near_note(inside.as_ref(), l, rt) {
+            d = d.with_note(near);
+        }
         if let Some(more) = more_differences(l, rt) {
             d = d.with_note(more);
         }
@@ -358,6 +389,10 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
                 .with_secondary(c.left.0, format!("left: {}", short(&c.left.1)))
                 .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)));
             d = with_difference(d, inside.as_ref(), true, whole, texts);
+            if let Some(near) = (c.op == BinOp::Eq).then(|| near_note(inside.as_ref(), &c.left.1, &c.right.1)).flatten()
+            {
+                d = d.with_note(near);
+            }
             if let Some(more) = more_differences(&c.left.1, &c.right.1).filter(|_| c.op == BinOp::Eq) {
                 d = d.with_note(more);
             }
