@@ -488,7 +488,11 @@ fn run_timed<'p>(
             .zip(&lint_inputs)
             .flat_map(|(ev, (holding, found))| {
                 let holders = holding.as_ref().map(|h| binding_holders(ev, h)).unwrap_or_default();
-                claim_eval::evidence_lint::unmentioned_bindings(holders, found.iter().flatten())
+                let everything = || {
+                    let facts = ev.compiled.modules.values().flat_map(|m| m.facts.iter());
+                    facts.filter_map(|f| ev.known_value(&f.name)).collect()
+                };
+                claim_eval::evidence_lint::unmentioned_bindings(holders, found.iter().flatten(), everything)
             })
             .collect()
     };

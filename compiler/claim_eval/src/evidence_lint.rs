@@ -110,9 +110,13 @@ pub fn collect_json_digests(v: &Value, out: &mut Vec<JsonDigest>) {
 /// their facts' types: most of a run's values are receipts, which cannot);
 /// `digests` every fact's JSON digests (`collect_json_digests` of each
 /// fact's value), where the images are looked for.
+/// `everything` gives every fact's value, asked only where a warning is
+/// given: a digest of another receipt a digit or two from a warned image
+/// is labelled (the binding was likely typed from it with a slip).
 pub fn unmentioned_bindings<'a>(
     holders: impl IntoIterator<Item = &'a Value>,
     digests: impl IntoIterator<Item = &'a JsonDigest>,
+    everything: impl FnOnce() -> Vec<&'a Value>,
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     for v in holders {
@@ -128,7 +132,44 @@ pub fn unmentioned_bindings<'a>(
             *elsewhere |= *first != d.file;
         }
     }
-    report(found, &seen)
+    let warned = report(found, &seen);
+    if warned.is_empty() {
+        return Vec::new();
+    }
+    let values = everything();
+    warned.into_iter().map(|(d, image, own)| with_near(d, image, own, &values)).collect()
+}
+
+/// Digests near a warned binding's image labelled at most.
+const NEAR_LABELLED: usize = 3;
+
+/// A W0006 with labels on the digests, read from receipts other than the
+/// binding's own, that differ from its image in a digit or two.
+fn with_near(mut d: Diagnostic, image: &Value, own: Option<FileId>, values: &[&Value]) -> Diagnostic {
+    fn walk<'v>(v: &'v Value, f: &mut impl FnMut(&'v Value)) {
+        f(v);
+        v.for_each_child(|x| walk(x, f));
+    }
+    let mut near: Vec<(Loc, String)> = Vec::new();
+    for v in values {
+        walk(v, &mut |x| {
+            let Some(Origin::Json(at)) = &x.origin else { return };
+            if near.len() < NEAR_LABELLED && Some(at.file) != own && !near.iter().any(|(l, _)| l == at) {
+                if let Some(n) = crate::near::near_digits(x, image) {
+                    near.push((*at, n));
+                }
+            }
+        });
+    }
+    if !near.is_empty() {
+        d = d.with_help(
+            "if the binding was copied from a receipt labelled here, correct its digest to that receipt's; otherwise load the receipt the binding's digest was read from",
+        );
+    }
+    for (at, n) in near {
+        d = d.with_secondary(at, format!("this digest differs from the bound image only in {n}"));
+    }
+    d
 }
 
 /// The digests the bindings name, none yet found in a file.
@@ -144,7 +185,10 @@ fn seen_of<'v>(found: &[&'v crate::value::RecordVal]) -> Seen<'v> {
 
 /// W0006 for each binding in `found` whose image `seen` found in no file
 /// but its own.
-fn report(found: Vec<&crate::value::RecordVal>, seen: &Seen<'_>) -> Vec<Diagnostic> {
+fn report<'v>(
+    found: Vec<&'v crate::value::RecordVal>,
+    seen: &Seen<'_>,
+) -> Vec<(Diagnostic, &'v Value, Option<FileId>)> {
     let mut out = Vec::new();
     let mut reported = BTreeSet::new();
     for b in found {
@@ -159,14 +203,16 @@ fn report(found: Vec<&crate::value::RecordVal>, seen: &Seen<'_>) -> Vec<Diagnost
         if mentioned || !reported.insert(loc) {
             continue;
         }
-        out.push(
+        out.push((
             Diagnostic::warning(
                 "W0006",
                 format!("the binding of arm {} names an image no loaded receipt mentions", crate::text::show(arm)),
             )
             .at_loc(loc, format!("{}:{} is in no other receipt", kind.prefix(), crate::value::hex(bytes)))
             .with_help("load the receipt this digest was read from (a build run, a startup reading) so the binding is evidence, not a transcription"),
-        );
+            image,
+            own_file,
+        ));
     }
     out
 }
@@ -218,11 +264,34 @@ mod tests {
         let bound = binding(digest(7, 32, json(1)));
         let mut own = Vec::new();
         collect_json_digests(&bound, &mut own);
-        let said = unmentioned_bindings([&bound], own.iter());
+        let said = unmentioned_bindings([&bound], own.iter(), Vec::new);
         assert_eq!(said.len(), 1, "{said:?}");
         assert_eq!(said[0].code, "W0006");
         let mut elsewhere = own.clone();
         collect_json_digests(&digest(7, 32, json(2)), &mut elsewhere);
-        assert!(unmentioned_bindings([&bound], elsewhere.iter()).is_empty());
+        assert!(unmentioned_bindings([&bound], elsewhere.iter(), || panic!("asked for values without a warning"))
+            .is_empty());
+    }
+
+    /// A warned binding's image a digit from a digest another receipt
+    /// holds: that digest is labelled; one of the binding's own file, or
+    /// many digits away, is not.
+    #[test]
+    fn a_digest_a_digit_from_a_warned_image_is_labelled() {
+        let bound = binding(digest(7, 32, json(1)));
+        let mut own = Vec::new();
+        collect_json_digests(&bound, &mut own);
+        let mut slip = vec![7u8; 32];
+        slip[31] = 8;
+        let near = |file| Value { kind: V::Digest(DigestKind::Sha256, slip.clone().into()), origin: json(file) };
+        let (elsewhere, same_file, far) = (near(2), near(1), digest(9, 32, json(3)));
+        let said = unmentioned_bindings([&bound], own.iter(), || vec![&bound, &same_file, &far, &elsewhere]);
+        assert_eq!(said.len(), 1, "{said:?}");
+        let labels: Vec<(u32, &str)> = said[0].secondary.iter().map(|l| (l.loc.file.0, &*l.message)).collect();
+        assert_eq!(
+            labels,
+            [(2, "this digest differs from the bound image only in hex digit 64 of 64: `8` against `7`")]
+        );
+        assert!(said[0].help.as_deref().is_some_and(|h| h.starts_with("if the binding was copied")), "{said:?}");
     }
 }
