@@ -41,6 +41,7 @@ pub fn batch(entry: &Path) -> String {
         limits: Default::default(),
         timings: false,
         list: false,
+        check_only: false,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

@@ -1,6 +1,6 @@
 //! The command-line edge of Claim: the only crate that touches files, the
 //! terminal, the environment and exit codes. The binaries `claim_batch`
-//! and `claimc` are thin wrappers around [`batch::run`] and [`check::run`].
+//! and `claimc` are thin wrappers around [`batch::run`] and [`check::run_check`].
 
 pub mod batch;
 pub mod check;

@@ -143,6 +143,7 @@ fn main() {
         timeout_per_fact: Some(args.timeout_per_fact),
         timings: args.timings,
         list: args.list,
+        check_only: false,
     };
     if args.watch {
         claim_cli::main_guarded(move || claim_cli::watch::watch(&opts))

@@ -81,7 +81,7 @@ fn main() {
     };
     let color = claim_cli::use_color();
     claim_cli::main_guarded(move || match args.command {
-        Command::Check { paths, format } => claim_cli::check::run(&paths, color, format),
+        Command::Check { paths, format } => claim_cli::check::run_check(&paths, color, format),
         Command::Doc { modules, stdlib } => doc(&modules, stdlib),
         Command::Graph { paths, format, with_verdicts } => {
             let format = match format {
