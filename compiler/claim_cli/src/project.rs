@@ -233,10 +233,11 @@ fn search(entries: &[PathBuf], jobs: usize, allow_empty: bool) -> Result<(Vec<Pr
             let root = nearest_manifest(&dir, None).unwrap_or(dir);
             groups.entry(root).or_default().push(abs);
         } else {
-            return Err(Box::new(
-                usage_error(format!("entry `{}` does not exist", entry.display()))
-                    .with_help("give a `.claim` file or a folder of them with `--entry`"),
-            ));
+            let help = match near_entry(entry) {
+                Some(near) => format!("did you mean `{}`?", near.display()),
+                None => "give a `.claim` file or a folder of them".to_string(),
+            };
+            return Err(Box::new(usage_error(format!("entry `{}` does not exist", entry.display())).with_help(help)));
         }
     }
     let projects = groups
@@ -248,6 +249,18 @@ fn search(entries: &[PathBuf], jobs: usize, allow_empty: bool) -> Result<(Vec<Pr
         })
         .collect();
     Ok((projects, listed))
+}
+
+/// A path beside a missing entry whose last part is spelt nearly as the
+/// entry's (`exmaples` → `examples`, `main.clam` → `main.claim`), where its
+/// folder exists and lists one.
+fn near_entry(entry: &Path) -> Option<PathBuf> {
+    let name = entry.file_name()?.to_str()?;
+    let parent = entry.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let names: Vec<String> =
+        std::fs::read_dir(parent).ok()?.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+    let near = claim_diagnostics::did_you_mean(name, names.iter().map(String::as_str))?;
+    Some(entry.with_file_name(near))
 }
 
 /// The module path of a file under a root: `a/b.claim` → `a.b`.

@@ -92,6 +92,11 @@ fn a_missing_entry_is_a_usage_error() {
     assert_eq!(code, 2);
     no_pass(&out, &err);
     assert!(err.contains("E0901") && err.contains("no/such/place.claim"), "{err}");
+    // A slip in a folder's or a file's name: the one meant is suggested.
+    let (code, _, err) = batch(&["--entry", "exmaples"]);
+    assert!(code == 2 && err.contains("help: did you mean `examples`?"), "{err}");
+    let (code, _, err) = claimc(&["check", "examples/build-receipt/main.clam"]);
+    assert!(code == 2 && err.contains("did you mean `examples/build-receipt/main.claim`?"), "{err}");
     let (code, _, _) = batch(&[]);
     assert_eq!(code, 2, "no --entry is misuse");
 }
