@@ -157,11 +157,22 @@ pub fn command(paths: &[std::path::PathBuf], format: GraphFormat, with_verdicts:
     let db = claim_sema::Database::default();
     let mut sources = claim_diagnostics::Sources::new();
     let mut out = String::new();
+    // Parsed and checked on every core (the serial compile then finds each
+    // module's check done, and orders the graph as before).
+    let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     for p in &projects {
-        let l = crate::project::load(&db, &mut sources, p);
+        let l = crate::project::load_with(&db, &mut sources, p, &crate::project::Limits::default(), jobs);
+        let files: Vec<claim_sema::SourceFile> = l.program.modules(&db).values().copied().collect();
+        crate::par::warm(&db, &files, jobs, |db, file| {
+            claim_sema::summary::module_summary(db, l.program, *file);
+        });
         let compiled = claim_sema::compile(&db, l.program);
-        if compiled.has_errors() {
-            let text = crate::batch::render_all(&compiled.diagnostics, &sources, false);
+        // A file that could not be read is an error of the graph too: its
+        // module would be missing from it.
+        if !l.errors.is_empty() || compiled.has_errors() {
+            let diags: Vec<claim_diagnostics::Diagnostic> =
+                l.errors.iter().chain(compiled.diagnostics.iter()).cloned().collect();
+            let text = crate::batch::render_all(&diags, &sources, false);
             return crate::Output { stdout: String::new(), stderr: text, code: 2 };
         }
         if projects.len() > 1 {

@@ -243,6 +243,17 @@ fn claimc_check_compiles_without_running() {
     assert!(err.contains("[E0204]") && err.contains("[E0205]") && err.contains("[E0206]"), "{err}");
 }
 
+/// A module that cannot be read is not left out of a graph: the graph is
+/// refused, as a run is, rather than drawn without it.
+#[test]
+fn claimc_graph_of_an_unreadable_module_fails() {
+    let (code, out, err) = claimc(&["graph", "tests/fixtures/diagnostics/invalid_utf8.claim"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty() && err.contains("[E0001]"), "{out}{err}");
+    let (code, out, _) = claimc(&["graph", "examples/build-receipt"]);
+    assert!(code == 0 && out.starts_with("flowchart"), "{out}");
+}
+
 #[test]
 fn warnings_do_not_fail_a_run() {
     let (code, out, err) = batch(&["--entry", "tests/fixtures/check/naming.claim"]);
