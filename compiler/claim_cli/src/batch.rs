@@ -94,12 +94,12 @@ pub fn render_all(diags: &[Diagnostic], sources: &Sources, color: bool) -> Strin
     s
 }
 
-fn count(diags: &[Diagnostic]) -> (usize, usize) {
+pub(crate) fn count(diags: &[Diagnostic]) -> (usize, usize) {
     let errors = diags.iter().filter(|d| d.is_error()).count();
     (errors, diags.len() - errors)
 }
 
-fn plural(n: usize, word: &str) -> String {
+pub(crate) fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
@@ -124,35 +124,6 @@ fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &
         graphs: Vec::new(),
     };
     Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
-}
-
-/// What `claimc check` prints: every diagnostic, then how many modules were
-/// checked with how many errors and warnings; exit 2 where one is an error.
-fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, modules: usize) -> Output {
-    let (errors, warnings) = count(diags);
-    let code = if errors > 0 { 2 } else { 0 };
-    if opts.format != Format::Human {
-        let r = RunReport {
-            tool: "claimc",
-            witnesses: &[],
-            groups: &[],
-            frontiers: &[],
-            diagnostics: diags,
-            sources,
-            code,
-            graphs: Vec::new(),
-        };
-        return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
-    }
-    let mut stderr = render_all(diags, sources, opts.color);
-    let _ = writeln!(
-        stderr,
-        "checked {}: {}, {}",
-        plural(modules, "module"),
-        plural(errors, "error"),
-        plural(warnings, "warning")
-    );
-    Output { stdout: String::new(), stderr, code }
 }
 
 /// A failed run before any witness: diagnostics on stderr, exit 2.
@@ -408,7 +379,7 @@ fn run_timed<'p>(
     }
     if opts.check_only {
         let modules = loaded.iter().map(|(_, _, compiled)| compiled.modules.len()).sum();
-        return checked(opts, &diags, &sources_now(), modules);
+        return crate::check::checked(opts, &diags, &sources_now(), modules);
     }
     if opts.deny_warnings {
         for d in diags.iter_mut().filter(|d| !d.is_error()) {

@@ -5,8 +5,11 @@
 //! part (so a large project never holds every syntax tree at once), and the
 //! same diagnostics in the same order. No fact is read.
 
-use crate::batch::{run, BatchOptions};
+use crate::batch::{count, plural, render_all, run, BatchOptions};
+use crate::formats::{Format, RunReport};
 use crate::Output;
+use claim_diagnostics::{Diagnostic, Sources};
+use std::fmt::Write;
 use std::path::PathBuf;
 
 pub fn run_check(paths: &[PathBuf], color: bool, format: crate::formats::Format) -> Output {
@@ -21,4 +24,33 @@ pub fn run_check(paths: &[PathBuf], color: bool, format: crate::formats::Format)
         ..BatchOptions::json_run(paths.to_vec(), None)
     };
     run(&opts)
+}
+
+/// What `claimc check` prints: every diagnostic, then how many modules were
+/// checked with how many errors and warnings; exit 2 where one is an error.
+pub(crate) fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, modules: usize) -> Output {
+    let (errors, warnings) = count(diags);
+    let code = if errors > 0 { 2 } else { 0 };
+    if opts.format != Format::Human {
+        let r = RunReport {
+            tool: "claimc",
+            witnesses: &[],
+            groups: &[],
+            frontiers: &[],
+            diagnostics: diags,
+            sources,
+            code,
+            graphs: Vec::new(),
+        };
+        return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+    }
+    let mut stderr = render_all(diags, sources, opts.color);
+    let _ = writeln!(
+        stderr,
+        "checked {}: {}, {}",
+        plural(modules, "module"),
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    );
+    Output { stdout: String::new(), stderr, code }
 }

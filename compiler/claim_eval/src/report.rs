@@ -87,6 +87,8 @@ fn mentioned_name(m: &Mentioned, texts: Texts<'_>) -> String {
 const ELEMENTS_LABELLED: usize = 3;
 /// Places of the elements not labelled that a note lists by JSONPath.
 const PLACES_LISTED: usize = 5;
+/// Notes on digests a digit or two from one the message names, at most.
+const NEAR_NOTES: usize = 3;
 
 /// The labels of the values a refusal's message interpolates; past
 /// [`ELEMENTS_LABELLED`] elements of one list, a note says how many more
@@ -129,9 +131,15 @@ fn with_mentioned(mut d: Diagnostic, r: &Refusal, texts: Texts<'_>) -> Diagnosti
     }
     // A digest the message names beside a list of them, a digit or two
     // from one: an image bound to no arm because its digest was mistyped.
+    // (At most three such notes: a list may repeat one digest.)
+    let mut near_notes = 0;
     for one in r.mentioned.iter().filter(|m| !m.element) {
         for element in r.mentioned.iter().filter(|e| e.element && e.at != one.at) {
+            if near_notes == NEAR_NOTES {
+                return d;
+            }
             if let Some(near) = near_digits(&one.value, &element.value) {
+                near_notes += 1;
                 let name = written(one.at, texts).unwrap_or_else(|| "the value".to_string());
                 let list = written(element.at, texts).unwrap_or_else(|| "a list".to_string());
                 let read = json_place(&element.value)
