@@ -54,9 +54,56 @@ pub fn near_digits(left: &Value, right: &Value) -> Option<String> {
     })
 }
 
+/// Texts shorter than this are read at a glance: no note.
+const LONG_TEXT: usize = 16;
+/// Characters two texts must agree on before the note says where they part.
+const SHARED: usize = 8;
+/// Characters of each text shown after the place they part.
+const SHOWN: usize = 24;
+
+/// What a note says of two long texts that agree on a long start (two
+/// tags of one image name, two paths of one folder): "agree on their first
+/// 22 characters, then read `"3ced…"` against `"4ced…"`"; `None` where
+/// they are short, part early or are not two texts.
+pub fn near_texts(left: &Value, right: &Value) -> Option<String> {
+    let (V::Text(a), V::Text(b)) = (&left.kind, &right.kind) else { return None };
+    if a == b || a.chars().count() < LONG_TEXT || b.chars().count() < LONG_TEXT {
+        return None;
+    }
+    let (shared, at) = a
+        .char_indices()
+        .zip(b.chars())
+        .take_while(|((_, x), y)| x == y)
+        .fold((0, 0), |(n, _), ((i, x), _)| (n + 1, i + x.len_utf8()));
+    if shared < SHARED {
+        return None;
+    }
+    let rest = |t: &str| {
+        let mut q = String::new();
+        let shown: String = t.chars().take(SHOWN).collect();
+        crate::text::quote(&shown, &mut q);
+        if t.chars().count() > SHOWN {
+            q.insert(q.len() - 1, '…');
+        }
+        q
+    };
+    let (ra, rb) = (&a[at..], &b[at..]);
+    Some(match (ra.is_empty(), rb.is_empty()) {
+        (true, _) => format!(
+            "agree on their first {shared} characters, where the left ends and the right goes on `{}`",
+            rest(rb)
+        ),
+        (_, true) => format!(
+            "agree on their first {shared} characters, where the right ends and the left goes on `{}`",
+            rest(ra)
+        ),
+        _ => format!("agree on their first {shared} characters, then read `{}` against `{}`", rest(ra), rest(rb)),
+    })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::near_digits;
+    use super::{near_digits, near_texts};
     use crate::value::Value;
     use claim_syntax::token::DigestKind;
 
@@ -88,5 +135,40 @@ mod tests {
         let other = "5de3c355aa29ec7d6b1e6f3d0c0e6a8bd5bb5b0a0a1b5ce3c9e1bdc5ad2c9e11";
         assert_eq!(near_digits(&sha256(a), &sha256(other)), None);
         assert_eq!(near_digits(&sha256(a), &Value::text(a)), None, "not two digests");
+    }
+
+    #[test]
+    fn long_texts_with_a_long_start_in_common_say_where_they_part() {
+        let t = |s: &str| Value::text(s);
+        assert_eq!(
+            near_texts(&t("gunbc-vllm-dsv41-gb10:3cedb66f0ec0869e"), &t("gunbc-vllm-dsv41-gb10:4cedb66f0ec0869e"))
+                .as_deref(),
+            Some("agree on their first 22 characters, then read `\"3cedb66f0ec0869e\"` against `\"4cedb66f0ec0869e\"`")
+        );
+        assert_eq!(
+            near_texts(&t("receipts/m0/build-1.json"), &t("receipts/m0/build-12.json")).as_deref(),
+            Some("agree on their first 19 characters, then read `\".json\"` against `\"2.json\"`")
+        );
+        assert_eq!(
+            near_texts(&t("serving-runtime/v7"), &t("serving-runtime/v7-rc1")).as_deref(),
+            Some("agree on their first 18 characters, where the left ends and the right goes on `\"-rc1\"`")
+        );
+        // A long rest is cut; a multi-byte character is counted once.
+        let long = format!("é-shared-start:{}", "x".repeat(40));
+        let other = format!("é-shared-start:{}", "y".repeat(40));
+        assert_eq!(
+            near_texts(&t(&long), &t(&other)).as_deref(),
+            Some(
+                format!(
+                    "agree on their first 15 characters, then read `\"{}…\"` against `\"{}…\"`",
+                    "x".repeat(24),
+                    "y".repeat(24)
+                )
+                .as_str()
+            )
+        );
+        assert_eq!(near_texts(&t("short"), &t("shorter")), None, "short texts");
+        assert_eq!(near_texts(&t("abcdefg-long-text-1"), &t("abcdefX-long-text-1")), None, "part before 8 characters");
+        assert_eq!(near_texts(&t("same-long-text-here"), &t("same-long-text-here")), None, "equal");
     }
 }

@@ -4,7 +4,7 @@
 //! led there, and where the offending values came from.
 
 use crate::difference::{first_difference, more_differences, Difference};
-use crate::near::near_digits;
+use crate::near::{near_digits, near_texts};
 use crate::refusal::{Mentioned, Refusal};
 use crate::text::show;
 use crate::value::{Origin, Value};
@@ -271,16 +271,23 @@ fn with_difference(
     }
 }
 
-/// The note on two compared digests a digit or two apart (at the place
-/// where the values first differ, or the values themselves).
+/// The note on two compared digests a digit or two apart, or two long
+/// texts with a long start in common (at the place where the values first
+/// differ, or the values themselves).
 fn near_note(inside: Option<&Difference<'_>>, left: &Value, right: &Value) -> Option<String> {
-    match inside {
-        Some(Difference::At { path, left, right }) => {
-            near_digits(left, right).map(|n| format!("the digests at `{path}` differ only in {n}"))
-        }
-        Some(Difference::Lengths { .. }) => None,
-        None => near_digits(left, right).map(|n| format!("the two digests differ only in {n}")),
+    let (path, l, r) = match inside {
+        Some(Difference::At { path, left, right }) => (Some(path), *left, *right),
+        Some(Difference::Lengths { .. }) => return None,
+        None => (None, left, right),
+    };
+    let the = |what: &str| match path {
+        Some(p) => format!("the {what} at `{p}`"),
+        None => format!("the two {what}"),
+    };
+    if let Some(n) = near_digits(l, r) {
+        return Some(format!("{} differ only in {n}", the("digests")));
     }
+    near_texts(l, r).map(|n| format!("{} {n}", the("texts")))
 }
 
 fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -> Diagnostic {
