@@ -4,7 +4,9 @@
 //! another artifact, and two unrelated digests differ in nearly every
 //! digit: so where a comparison or a lookup fails between digests that
 //! differ in at most [`NEAR`] hex digits, the diagnostic says which ones,
-//! instead of leaving a reviewer to compare 64 digits by eye.
+//! instead of leaving a reviewer to compare 64 digits by eye. Long texts
+//! that agree on a long start (two tags of one image name) likewise say
+//! where they part.
 
 use crate::value::{Value, V};
 
