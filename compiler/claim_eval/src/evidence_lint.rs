@@ -137,30 +137,64 @@ pub fn unmentioned_bindings<'a>(
         return Vec::new();
     }
     let values = everything();
-    warned.into_iter().map(|(d, image, own)| with_near(d, image, own, &values)).collect()
+    let near = near_digests(&warned, &values);
+    warned.into_iter().zip(near).map(|((d, _, _), near)| with_near(d, near)).collect()
 }
 
 /// Digests near a warned binding's image labelled at most.
 const NEAR_LABELLED: usize = 3;
 
-/// A W0006 with labels on the digests, read from receipts other than the
-/// binding's own, that differ from its image in a digit or two.
-fn with_near(mut d: Diagnostic, image: &Value, own: Option<FileId>, values: &[&Value]) -> Diagnostic {
+/// For each warned binding, up to [`NEAR_LABELLED`] digests read from a
+/// receipt other than its own that differ from its image in a digit or
+/// two, with what the label says. One walk over every value, whatever the
+/// number of warnings: two digests that differ in at most two hex digits
+/// differ in at most two bytes, so one of three runs of bytes of the one
+/// is the same in the other, and the images are found by those runs.
+fn near_digests(warned: &[(Diagnostic, &Value, Option<FileId>)], values: &[&Value]) -> Vec<Vec<(Loc, String)>> {
+    fn thirds(bytes: &[u8]) -> [&[u8]; 3] {
+        let n = bytes.len();
+        [&bytes[..n / 3], &bytes[n / 3..2 * n / 3], &bytes[2 * n / 3..]]
+    }
     fn walk<'v>(v: &'v Value, f: &mut impl FnMut(&'v Value)) {
         f(v);
         v.for_each_child(|x| walk(x, f));
     }
-    let mut near: Vec<(Loc, String)> = Vec::new();
+    let mut by_third: rustc_hash::FxHashMap<(usize, &[u8]), Vec<usize>> = Default::default();
+    for (i, (_, image, _)) in warned.iter().enumerate() {
+        if let V::Digest(_, bytes) = &image.kind {
+            for (k, third) in thirds(bytes).into_iter().enumerate() {
+                by_third.entry((k, third)).or_default().push(i);
+            }
+        }
+    }
+    let mut near: Vec<Vec<(Loc, String)>> = vec![Vec::new(); warned.len()];
+    let mut tried: Vec<usize> = Vec::new();
     for v in values {
         walk(v, &mut |x| {
-            let Some(Origin::Json(at)) = &x.origin else { return };
-            if near.len() < NEAR_LABELLED && Some(at.file) != own && !near.iter().any(|(l, _)| l == at) {
-                if let Some(n) = crate::near::near_digits(x, image) {
-                    near.push((*at, n));
+            let (V::Digest(_, bytes), Some(Origin::Json(at))) = (&x.kind, &x.origin) else { return };
+            tried.clear();
+            for (k, third) in thirds(bytes).into_iter().enumerate() {
+                for &i in by_third.get(&(k, third)).into_iter().flatten() {
+                    if tried.contains(&i) {
+                        continue;
+                    }
+                    tried.push(i);
+                    let (_, image, own) = &warned[i];
+                    let found = &mut near[i];
+                    if found.len() < NEAR_LABELLED && Some(at.file) != *own && !found.iter().any(|(l, _)| l == at) {
+                        if let Some(n) = crate::near::near_digits(x, image) {
+                            found.push((*at, n));
+                        }
+                    }
                 }
             }
         });
     }
+    near
+}
+
+/// A W0006 with labels on the digests near its image (`near_digests`).
+fn with_near(mut d: Diagnostic, near: Vec<(Loc, String)>) -> Diagnostic {
     if !near.is_empty() {
         d = d.with_help(
             "if the binding was copied from a receipt labelled here, correct its digest to that receipt's; otherwise load the receipt the binding's digest was read from",
@@ -285,12 +319,23 @@ mod tests {
         slip[31] = 8;
         let near = |file| Value { kind: V::Digest(DigestKind::Sha256, slip.clone().into()), origin: json(file) };
         let (elsewhere, same_file, far) = (near(2), near(1), digest(9, 32, json(3)));
-        let said = unmentioned_bindings([&bound], own.iter(), || vec![&bound, &same_file, &far, &elsewhere]);
+        // Two digits apart at either end: found by the middle of the bytes.
+        let mut ends = vec![7u8; 32];
+        ends[0] = 0x17;
+        ends[31] = 0x06;
+        let ends = Value { kind: V::Digest(DigestKind::Sha256, ends.into()), origin: json(4) };
+        let said = unmentioned_bindings([&bound], own.iter(), || vec![&bound, &same_file, &far, &elsewhere, &ends]);
         assert_eq!(said.len(), 1, "{said:?}");
         let labels: Vec<(u32, &str)> = said[0].secondary.iter().map(|l| (l.loc.file.0, &*l.message)).collect();
         assert_eq!(
             labels,
-            [(2, "this digest differs from the bound image only in hex digit 64 of 64: `8` against `7`")]
+            [
+                (2, "this digest differs from the bound image only in hex digit 64 of 64: `8` against `7`"),
+                (
+                    4,
+                    "this digest differs from the bound image only in hex digits 1 and 64 of 64: `1` and `6` against `0` and `7`"
+                ),
+            ]
         );
         assert!(said[0].help.as_deref().is_some_and(|h| h.starts_with("if the binding was copied")), "{said:?}");
     }
