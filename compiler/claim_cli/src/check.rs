@@ -16,7 +16,7 @@ pub fn run_check(paths: &[PathBuf], color: bool, format: crate::formats::Format)
     let opts = BatchOptions {
         color,
         format,
-        jobs: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        jobs: crate::par::default_jobs(),
         // The process exits after the check: the operating system takes
         // the databases' memory back faster than freeing it node by node.
         exit_after: true,

@@ -101,7 +101,7 @@ const AHEAD: usize = 256;
 /// `AHEAD` files are kept begun ahead of the hashing.
 fn hash_files(files: &[(PathBuf, u64)]) -> std::io::Result<HashMap<PathBuf, [u8; 20]>> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-    let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(files.len().max(1));
+    let jobs = crate::par::default_jobs().min(files.len().max(1));
     let next = AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(files.len()));
     let reads = crate::readahead::FolderReads::default();

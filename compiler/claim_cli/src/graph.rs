@@ -159,7 +159,7 @@ pub fn command(paths: &[std::path::PathBuf], format: GraphFormat, with_verdicts:
     let mut out = String::new();
     // Parsed and checked on every core (the serial compile then finds each
     // module's check done, and orders the graph as before).
-    let jobs = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let jobs = crate::par::default_jobs();
     for p in &projects {
         let l = crate::project::load_with(&db, &mut sources, p, &crate::project::Limits::default(), jobs);
         let files: Vec<claim_sema::SourceFile> = l.program.modules(&db).values().copied().collect();

@@ -6,6 +6,12 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// The threads a command works on unless told otherwise: the machine's
+/// cores (one where the system does not say).
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
 /// Runs `f` on every item on `jobs` threads (this one included), for
 /// its effect on the database's memos. With one job, on this thread: a
 /// caller may drop what the memos were computed from once they are.
