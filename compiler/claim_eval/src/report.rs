@@ -174,15 +174,16 @@ fn elements_not_labelled(at: Loc, values: &[&Value], file: Option<FileId>, texts
     });
     match paths {
         Some(paths) => {
-            let listed: Vec<String> = paths.iter().map(|p| format!("`{p}`")).collect();
-            let more = n - listed.len();
-            let tail = match more {
-                0 => String::new(),
-                1 => " and 1 more place".to_string(),
-                _ => format!(" and {more} more places"),
-            };
             let verb = if n == 1 { "was" } else { "were" };
-            format!("{head} {verb} read from {}{tail} of the same file", listed.join(", "))
+            let listed = match n - paths.len() {
+                0 => claim_diagnostics::and_list(&paths),
+                more => {
+                    let quoted: Vec<String> = paths.iter().map(|p| format!("`{p}`")).collect();
+                    let places = if more == 1 { "place" } else { "places" };
+                    format!("{} and {more} more {places}", quoted.join(", "))
+                }
+            };
+            format!("{head} {verb} read from {listed} of the same file")
         }
         None if n == 1 => format!("{head} is not labelled"),
         None => format!("{head} are not labelled"),
@@ -511,7 +512,7 @@ mod tests {
         let (c, d) = (read("c", 1), read("d", 1));
         assert_eq!(
             elements_not_labelled(at, &[&c, &d], Some(FileId(1)), &texts),
-            "2 more elements of `[b.image for b in bs]` were read from `$[2].image`, `$[3].image` of the same file"
+            "2 more elements of `[b.image for b in bs]` were read from `$[2].image` and `$[3].image` of the same file"
         );
         // Read from another file than the labelled ones, or from no JSON:
         // counted, not placed.
