@@ -10,6 +10,7 @@ use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
 use claim_eval::fact_table::FactTable;
 use claim_eval::incremental::{EvalDb as _, FactSettings};
+use claim_eval::json_digests::{JsonDigest, Roles};
 use claim_eval::memo::CallMemo;
 use claim_eval::{check_frontier, run_witness_with, Evaluator, FrontierReport, NoWorld, Value, WitnessReport};
 use claim_sema::compile;
@@ -416,7 +417,7 @@ fn run_timed<'p>(
     // Per project, what the W0006 lint reads: the declared types that may
     // hold arm bindings (none: nothing to lint), and per fact the JSON
     // digests its value holds.
-    let mut lint_inputs: Vec<(Option<BindingTypes<'_>>, Vec<Vec<claim_eval::evidence_lint::JsonDigest>>)> = Vec::new();
+    let mut lint_inputs: Vec<(Option<BindingTypes<'_>>, Roles<'_>, Vec<Vec<JsonDigest>>)> = Vec::new();
     // Witnesses read nothing (their world is `NoWorld`); they know the
     // JSON texts the facts read, to name where a failing value came from.
     let texts_of = shared.clone();
@@ -433,10 +434,11 @@ fn run_timed<'p>(
         // the thread that just made it (see `collect_json_digests`).
         let holding = binding_types(compiled);
         let lint_reads = holding.is_some();
-        let digests = |r: &claim_eval::incremental::FactResult| {
+        let roles = Roles::of(&compiled.types);
+        let digests = |r: &claim_eval::incremental::FactResult, fact: &hir::Fact| {
             let mut found = Vec::new();
             if let (true, Ok(v)) = (lint_reads, &*r.0) {
-                claim_eval::evidence_lint::collect_json_digests(v, &mut found);
+                claim_eval::json_digests::collect_json_digests(v, &fact.ty, &roles, &mut found);
             }
             found
         };
@@ -457,18 +459,18 @@ fn run_timed<'p>(
             let numbers: Vec<usize> = (0..facts.len()).collect();
             crate::par::map_runs_with(&(), &numbers, &runs, opts.jobs, |_, &i| {
                 let r = table.result(i);
-                let found = digests(&r);
+                let found = digests(&r, facts[i]);
                 (r, found)
             })
         } else {
             crate::par::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
                 let r = claim_eval::incremental::fact_result(db, l.program, fact);
-                let found = digests(&r);
+                let found = digests(&r, fact);
                 (r, found)
             })
         };
         let (results, found): (Vec<_>, Vec<_>) = results.into_iter().unzip();
-        lint_inputs.push((holding, found));
+        lint_inputs.push((holding, roles, found));
         // Nothing is read again: what the reads kept (tens of thousands of
         // paths) is freed on a second thread while this one gathers the
         // values, each a few milliseconds the other core waited through.
@@ -498,13 +500,13 @@ fn run_timed<'p>(
         evaluators
             .iter()
             .zip(&lint_inputs)
-            .flat_map(|(ev, (holding, found))| {
+            .flat_map(|(ev, (holding, roles, found))| {
                 let holders = holding.as_ref().map(|h| binding_holders(ev, h)).unwrap_or_default();
                 let everything = || {
                     let facts = ev.compiled.modules.values().flat_map(|m| m.facts.iter());
                     facts.filter_map(|f| ev.known_value(&f.name)).collect()
                 };
-                claim_eval::evidence_lint::unmentioned_bindings(holders, found.iter().flatten(), everything)
+                claim_eval::evidence_lint::unmentioned_bindings(holders, found.iter().flatten(), roles, everything)
             })
             .collect()
     };

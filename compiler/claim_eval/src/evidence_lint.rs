@@ -3,18 +3,34 @@
 //! binding is evidence only where some receipt other than the binding table
 //! itself names the same image. Runs on the evaluated facts.
 
+use crate::json_digests::{JsonDigest, Role, Roles};
 use crate::value::{Origin, Value, V};
 use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{GlobalName, Ty, TypeDef, TypeInfo};
 use claim_syntax::{FileId, Loc};
 use std::collections::BTreeSet;
 
-/// For each digest a binding names: the first JSON file it was read from,
-/// and whether another file holds it too (all the lint asks is whether a
-/// file other than the binding's own names it). Only those digests are
-/// followed: a large run reads hundreds of thousands of digests and binds
-/// a few thousand, and keeping every one was most of the lint's time.
-type Seen<'v> = rustc_hash::FxHashMap<&'v [u8], Option<(FileId, bool)>>;
+/// For each digest a binding names, where JSON files hold it. Only those
+/// digests are followed: a large run reads hundreds of thousands of digests
+/// and binds a few thousand, and keeping every one was most of the lint's
+/// time.
+type Seen<'v> = rustc_hash::FxHashMap<&'v [u8], Mentions>;
+
+/// Where the JSON files mention one bound image.
+#[derive(Clone, Debug, Default)]
+struct Mentions {
+    /// Of the mentions in the bindings' role (or of no known role): the
+    /// first file, and whether another file holds it too (all the lint asks
+    /// is whether a file other than the binding's own names it).
+    agreeing: Option<(FileId, bool)>,
+    /// Mentions in another role (a manifest digest with the bytes of a
+    /// bound config digest), at most [`OTHER_ROLES_KEPT`], of two files.
+    other: Vec<(Loc, Role)>,
+}
+
+/// Mentions in another role kept per bound image: enough to find one in a
+/// file that is not the binding's own.
+const OTHER_ROLES_KEPT: usize = 2;
 
 /// Every `std.arms.ArmBinding` inside a value.
 fn bindings<'v>(v: &'v Value, out: &mut Vec<&'v crate::value::RecordVal>) {
@@ -73,38 +89,6 @@ pub fn may_hold_bindings(ty: &Ty, types: &rustc_hash::FxHashMap<GlobalName, Type
     walk(ty, types, &mut Vec::new())
 }
 
-/// A digest read from a JSON file, copied out of its value with the file:
-/// what the lint compares. A run collects these from each fact's value on
-/// the thread that just decoded it (`collect_json_digests`), while the value
-/// is in cache; walking every value afterwards, for the lint alone, cost a
-/// cache miss per value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JsonDigest {
-    bytes: [u8; 32],
-    len: u8,
-    file: FileId,
-}
-
-impl JsonDigest {
-    fn bytes(&self) -> &[u8] {
-        &self.bytes[..usize::from(self.len)]
-    }
-}
-
-/// Every digest inside `v` that was read from a JSON file, with its file.
-pub fn collect_json_digests(v: &Value, out: &mut Vec<JsonDigest>) {
-    if let (V::Digest(_, bytes), Some(Origin::Json(at))) = (&v.kind, &v.origin) {
-        let mut d = JsonDigest { bytes: [0; 32], len: 0, file: at.file };
-        // Digests are 20 or 32 bytes; a longer one could not be a binding's.
-        if let Some(slot) = d.bytes.get_mut(..bytes.len()) {
-            slot.copy_from_slice(bytes);
-            d.len = bytes.len() as u8;
-            out.push(d);
-        }
-    }
-    v.for_each_child(|x| collect_json_digests(x, out));
-}
-
 /// W0006 for each binding whose image no other loaded receipt names.
 /// `holders` are the values that may hold bindings (`may_hold_bindings` of
 /// their facts' types: most of a run's values are receipts, which cannot);
@@ -113,9 +97,12 @@ pub fn collect_json_digests(v: &Value, out: &mut Vec<JsonDigest>) {
 /// `everything` gives every fact's value, asked only where a warning is
 /// given: a digest of another receipt a digit or two from a warned image
 /// is labelled (the binding was likely typed from it with a slip).
+/// A digest whose role (`roles`) is not the bindings' is no evidence for a
+/// binding: a warning says where the image was read in that other role.
 pub fn unmentioned_bindings<'a>(
     holders: impl IntoIterator<Item = &'a Value>,
-    digests: impl IntoIterator<Item = &'a JsonDigest>,
+    digests: impl IntoIterator<Item = &'a JsonDigest> + Clone,
+    roles: &Roles<'_>,
     everything: impl FnOnce() -> Vec<&'a Value>,
 ) -> Vec<Diagnostic> {
     let mut found = Vec::new();
@@ -126,19 +113,99 @@ pub fn unmentioned_bindings<'a>(
     if seen.is_empty() {
         return Vec::new();
     }
-    for d in digests {
-        if let Some(slot) = seen.get_mut(d.bytes()) {
-            let (first, elsewhere) = slot.get_or_insert((d.file, false));
-            *elsewhere |= *first != d.file;
+    let bound = roles.binding();
+    for d in digests.clone() {
+        let Some(slot) = seen.get_mut(d.bytes()) else { continue };
+        if d.role.agrees(bound) {
+            let (first, elsewhere) = slot.agreeing.get_or_insert((d.at.file, false));
+            *elsewhere |= *first != d.at.file;
+        } else if slot.other.len() < OTHER_ROLES_KEPT && slot.other.iter().all(|(at, _)| at.file != d.at.file) {
+            slot.other.push((d.at, d.role));
         }
     }
-    let warned = report(found, &seen);
+    let mut warned = report(found, &seen);
     if warned.is_empty() {
         return Vec::new();
     }
+    the_receipts_own(&mut warned, digests, bound);
     let values = everything();
     let near = near_digests(&warned, &values);
-    warned.into_iter().zip(near).map(|((d, _, _), near)| with_near(d, near)).collect()
+    warned.into_iter().zip(near).map(|(w, near)| w.diagnostic(near, roles)).collect()
+}
+
+/// A binding the lint warns about, and what it found.
+struct Warned<'v> {
+    /// Its arm, as a message shows it.
+    arm: String,
+    image: &'v Value,
+    kind: claim_syntax::token::DigestKind,
+    loc: Loc,
+    own_file: Option<FileId>,
+    /// Where a receipt other than its own read the image in another role.
+    other: Option<(Loc, Role)>,
+    /// That receipt's one digest in the bindings' role (`the_receipts_own`).
+    receipts_own: Option<Loc>,
+}
+
+impl Warned<'_> {
+    /// The W0006, with `near` (`near_digests`) where the image was read in
+    /// no other role.
+    fn diagnostic(self, near: Vec<(Loc, String)>, roles: &Roles<'_>) -> Diagnostic {
+        let digest = match &self.image.kind {
+            V::Digest(_, bytes) => format!("{}:{}", self.kind.prefix(), crate::value::hex(bytes)),
+            _ => String::new(),
+        };
+        let names = self.other.and_then(|(at, r)| Some((at, roles.name(r)?, roles.name(roles.binding())?)));
+        let Some((at, theirs, ours)) = names else {
+            let d = Diagnostic::warning(
+                "W0006",
+                format!("the binding of arm {} names an image no loaded receipt mentions", self.arm),
+            )
+            .at_loc(self.loc, format!("{digest} is in no other receipt"))
+            .with_help("load the receipt this digest was read from (a build run, a startup reading) so the binding is evidence, not a transcription");
+            return with_near(d, near);
+        };
+        let mut d = Diagnostic::warning(
+            "W0006",
+            format!("the binding of arm {} names an image the loaded receipts read only as a `{theirs}`", self.arm),
+        )
+        .at_loc(self.loc, format!("{digest} is bound here as a `{ours}`"))
+        .with_secondary(at, format!("read here as a `{theirs}`"));
+        let bind = match self.receipts_own {
+            Some(own) => {
+                d = d.with_secondary(own, format!("the same receipt reads this digest as its `{ours}`"));
+                format!("bind the `{ours}` labelled in the same receipt, if it is this image's")
+            }
+            None => format!("bind the image's `{ours}` as a receipt records it"),
+        };
+        d.with_help(format!("a `{theirs}` is never a `{ours}`, whatever its bytes: {bind}"))
+    }
+}
+
+/// Where a bound image was read in another role (a push receipt's
+/// manifest digest), and that receipt reads one digest, and only one, in
+/// the bindings' role (its config digest): that digest is the one the
+/// binding most likely meant.
+fn the_receipts_own<'a>(warned: &mut [Warned<'_>], digests: impl IntoIterator<Item = &'a JsonDigest>, bound: Role) {
+    // Per file read in another role: the one digest in the bindings' role
+    // (`Some(Some(_))`), several different ones (`Some(None)`), or none yet.
+    let mut own: rustc_hash::FxHashMap<FileId, Option<Option<&JsonDigest>>> =
+        warned.iter().filter_map(|w| Some((w.other?.0.file, None))).collect();
+    if own.is_empty() || bound == Role::UNKNOWN {
+        return;
+    }
+    for d in digests.into_iter().filter(|d| d.role == bound) {
+        match own.get_mut(&d.at.file) {
+            Some(slot @ None) => *slot = Some(Some(d)),
+            Some(slot @ Some(Some(_))) if slot.flatten().is_some_and(|o| o.bytes() != d.bytes()) => *slot = Some(None),
+            _ => {}
+        }
+    }
+    for w in warned {
+        if let Some(Some(Some(found))) = w.other.and_then(|(at, _)| own.get(&at.file)) {
+            w.receipts_own = Some(found.at);
+        }
+    }
 }
 
 /// Digests near a warned binding's image labelled at most.
@@ -150,7 +217,7 @@ const NEAR_LABELLED: usize = 3;
 /// number of warnings: two digests that differ in at most two hex digits
 /// differ in at most two bytes, so one of three runs of bytes of the one
 /// is the same in the other, and the images are found by those runs.
-fn near_digests(warned: &[(Diagnostic, &Value, Option<FileId>)], values: &[&Value]) -> Vec<Vec<(Loc, String)>> {
+fn near_digests(warned: &[Warned<'_>], values: &[&Value]) -> Vec<Vec<(Loc, String)>> {
     fn thirds(bytes: &[u8]) -> [&[u8]; 3] {
         let n = bytes.len();
         [&bytes[..n / 3], &bytes[n / 3..2 * n / 3], &bytes[2 * n / 3..]]
@@ -160,8 +227,8 @@ fn near_digests(warned: &[(Diagnostic, &Value, Option<FileId>)], values: &[&Valu
         v.for_each_child(|x| walk(x, f));
     }
     let mut by_third: rustc_hash::FxHashMap<(usize, &[u8]), Vec<usize>> = Default::default();
-    for (i, (_, image, _)) in warned.iter().enumerate() {
-        if let V::Digest(_, bytes) = &image.kind {
+    for (i, w) in warned.iter().enumerate() {
+        if let V::Digest(_, bytes) = &w.image.kind {
             for (k, third) in thirds(bytes).into_iter().enumerate() {
                 by_third.entry((k, third)).or_default().push(i);
             }
@@ -179,7 +246,7 @@ fn near_digests(warned: &[(Diagnostic, &Value, Option<FileId>)], values: &[&Valu
                         continue;
                     }
                     tried.push(i);
-                    let (_, image, own) = &warned[i];
+                    let Warned { image, own_file: own, .. } = &warned[i];
                     let found = &mut near[i];
                     if found.len() < NEAR_LABELLED && Some(at.file) != *own && !found.iter().any(|(l, _)| l == at) {
                         if let Some(n) = crate::near::near_digits(x, image) {
@@ -211,42 +278,29 @@ fn seen_of<'v>(found: &[&'v crate::value::RecordVal]) -> Seen<'v> {
     let mut seen = Seen::default();
     for b in found {
         if let Some(V::Digest(_, bytes)) = b.fields.first().map(|image| &image.kind) {
-            seen.insert(&bytes[..], None);
+            seen.insert(&bytes[..], Mentions::default());
         }
     }
     seen
 }
 
-/// W0006 for each binding in `found` whose image `seen` found in no file
-/// but its own.
-fn report<'v>(
-    found: Vec<&'v crate::value::RecordVal>,
-    seen: &Seen<'_>,
-) -> Vec<(Diagnostic, &'v Value, Option<FileId>)> {
+/// Each binding in `found` whose image `seen` found in no file but its
+/// own, in the bindings' role.
+fn report<'v>(found: Vec<&'v crate::value::RecordVal>, seen: &Seen<'_>) -> Vec<Warned<'v>> {
     let mut out = Vec::new();
     let mut reported = BTreeSet::new();
     for b in found {
         let (Some(image), Some(arm)) = (b.fields.first(), b.fields.get(1)) else { continue };
         let V::Digest(kind, bytes) = &image.kind else { continue };
         let Some((loc, own_file)) = loc_of(image) else { continue };
-        let mentioned = seen
-            .get(&bytes[..])
-            .copied()
-            .flatten()
-            .is_some_and(|(first, elsewhere)| elsewhere || Some(first) != own_file);
+        let mentions = seen.get(&bytes[..]);
+        let mentioned =
+            mentions.and_then(|m| m.agreeing).is_some_and(|(first, elsewhere)| elsewhere || Some(first) != own_file);
         if mentioned || !reported.insert(loc) {
             continue;
         }
-        out.push((
-            Diagnostic::warning(
-                "W0006",
-                format!("the binding of arm {} names an image no loaded receipt mentions", crate::text::show(arm)),
-            )
-            .at_loc(loc, format!("{}:{} is in no other receipt", kind.prefix(), crate::value::hex(bytes)))
-            .with_help("load the receipt this digest was read from (a build run, a startup reading) so the binding is evidence, not a transcription"),
-            image,
-            own_file,
-        ));
+        let other = mentions.and_then(|m| m.other.iter().find(|(at, _)| Some(at.file) != own_file)).copied();
+        out.push(Warned { arm: crate::text::show(arm), image, kind: *kind, loc, own_file, other, receipts_own: None });
     }
     out
 }
@@ -267,6 +321,14 @@ mod tests {
         Some(Origin::Json(Loc::new(FileId(file), Span::new(0, 1))))
     }
 
+    /// Digests collected without types: every one is of no known role.
+    fn collect(v: &Value, out: &mut Vec<JsonDigest>) {
+        crate::json_digests::collect_json_digests(v, &Ty::Error, &Roles::of(&NO_TYPES), out);
+    }
+
+    static NO_TYPES: std::sync::LazyLock<rustc_hash::FxHashMap<GlobalName, TypeInfo>> =
+        std::sync::LazyLock::new(Default::default);
+
     fn binding(image: Value) -> Value {
         let names: Arc<[Arc<str>]> = vec![Arc::from("image"), Arc::from("arm")].into();
         Value::new(V::Record(Arc::new(RecordVal {
@@ -276,35 +338,22 @@ mod tests {
         })))
     }
 
-    /// Digests read from JSON are collected with their files, at any depth;
-    /// a digest from a literal or a fold is not.
-    #[test]
-    fn only_digests_read_from_json_are_collected() {
-        let v = Value::list(vec![
-            digest(1, 32, json(3)),
-            digest(2, 32, None),
-            Value::new(V::Option(Some(Arc::new(digest(3, 20, json(4)))))),
-        ]);
-        let mut out = Vec::new();
-        collect_json_digests(&v, &mut out);
-        let got: Vec<(Vec<u8>, FileId)> = out.iter().map(|d| (d.bytes().to_vec(), d.file)).collect();
-        assert_eq!(got, [(vec![1; 32], FileId(3)), (vec![3; 20], FileId(4))]);
-    }
-
     /// A binding is evidence where another file names its image, and
     /// warned about where only its own file does.
     #[test]
     fn a_binding_named_only_by_its_own_file_is_warned_about() {
         let bound = binding(digest(7, 32, json(1)));
         let mut own = Vec::new();
-        collect_json_digests(&bound, &mut own);
-        let said = unmentioned_bindings([&bound], own.iter(), Vec::new);
+        collect(&bound, &mut own);
+        let said = unmentioned_bindings([&bound], own.iter(), &Roles::of(&NO_TYPES), Vec::new);
         assert_eq!(said.len(), 1, "{said:?}");
         assert_eq!(said[0].code, "W0006");
         let mut elsewhere = own.clone();
-        collect_json_digests(&digest(7, 32, json(2)), &mut elsewhere);
-        assert!(unmentioned_bindings([&bound], elsewhere.iter(), || panic!("asked for values without a warning"))
-            .is_empty());
+        collect(&digest(7, 32, json(2)), &mut elsewhere);
+        assert!(unmentioned_bindings([&bound], elsewhere.iter(), &Roles::of(&NO_TYPES), || panic!(
+            "asked for values without a warning"
+        ))
+        .is_empty());
     }
 
     /// A warned binding's image a digit from a digest another receipt
@@ -314,7 +363,7 @@ mod tests {
     fn a_digest_a_digit_from_a_warned_image_is_labelled() {
         let bound = binding(digest(7, 32, json(1)));
         let mut own = Vec::new();
-        collect_json_digests(&bound, &mut own);
+        collect(&bound, &mut own);
         let mut slip = vec![7u8; 32];
         slip[31] = 8;
         let near = |file| Value { kind: V::Digest(DigestKind::Sha256, slip.clone().into()), origin: json(file) };
@@ -324,7 +373,9 @@ mod tests {
         ends[0] = 0x17;
         ends[31] = 0x06;
         let ends = Value { kind: V::Digest(DigestKind::Sha256, ends.into()), origin: json(4) };
-        let said = unmentioned_bindings([&bound], own.iter(), || vec![&bound, &same_file, &far, &elsewhere, &ends]);
+        let said = unmentioned_bindings([&bound], own.iter(), &Roles::of(&NO_TYPES), || {
+            vec![&bound, &same_file, &far, &elsewhere, &ends]
+        });
         assert_eq!(said.len(), 1, "{said:?}");
         let labels: Vec<(u32, &str)> = said[0].secondary.iter().map(|l| (l.loc.file.0, &*l.message)).collect();
         assert_eq!(

@@ -12,6 +12,7 @@ pub mod fact_table;
 mod frame;
 pub mod incremental;
 pub mod json;
+pub mod json_digests;
 pub mod memo;
 mod near;
 pub mod refusal;
