@@ -138,7 +138,8 @@ struct Warned<'v> {
     /// Its arm, as a message shows it.
     arm: String,
     image: &'v Value,
-    kind: claim_syntax::token::DigestKind,
+    /// The image as a label shows it (`sha256:…`).
+    shown: String,
     loc: Loc,
     own_file: Option<FileId>,
     /// Where a receipt other than its own read the image in another role.
@@ -151,10 +152,7 @@ impl Warned<'_> {
     /// The W0006, with `near` (`near_digests`) where the image was read in
     /// no other role.
     fn diagnostic(self, near: Vec<(Loc, String)>, roles: &Roles<'_>) -> Diagnostic {
-        let digest = match &self.image.kind {
-            V::Digest(_, bytes) => format!("{}:{}", self.kind.prefix(), crate::value::hex(bytes)),
-            _ => String::new(),
-        };
+        let digest = self.shown;
         let names = self.other.and_then(|(at, r)| Some((at, roles.name(r)?, roles.name(roles.binding())?)));
         let Some((at, theirs, ours)) = names else {
             let d = Diagnostic::warning(
@@ -300,7 +298,8 @@ fn report<'v>(found: Vec<&'v crate::value::RecordVal>, seen: &Seen<'_>) -> Vec<W
             continue;
         }
         let other = mentions.and_then(|m| m.other.iter().find(|(at, _)| Some(at.file) != own_file)).copied();
-        out.push(Warned { arm: crate::text::show(arm), image, kind: *kind, loc, own_file, other, receipts_own: None });
+        let shown = format!("{}:{}", kind.prefix(), crate::value::hex(bytes));
+        out.push(Warned { arm: crate::text::show(arm), image, shown, loc, own_file, other, receipts_own: None });
     }
     out
 }
