@@ -388,6 +388,9 @@ pub struct FalseComparison {
     pub op: BinOp,
     pub left: (Loc, Value),
     pub right: (Loc, Value),
+    /// Where the comparison sits, outermost first (the element of an
+    /// `all(…)` that was false): a note each.
+    pub context: Vec<String>,
 }
 
 pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>, texts: Texts<'_>) -> Diagnostic {
@@ -404,6 +407,9 @@ pub fn holds_false(w: &hir::Witness, stmt: Loc, culprit: Option<FalseComparison>
                 .at_loc(whole, why)
                 .with_secondary(c.left.0, format!("left: {}", short(&c.left.1)))
                 .with_secondary(c.right.0, format!("right: {}", short(&c.right.1)));
+            for n in c.context {
+                d = d.with_note(n);
+            }
             d = with_difference(d, inside.as_ref(), true, whole, texts);
             if let Some(near) = (c.op == BinOp::Eq).then(|| near_note(inside.as_ref(), &c.left.1, &c.right.1)).flatten()
             {

@@ -157,7 +157,55 @@ pub(crate) fn find_false<W: crate::World + ?Sized>(
                 op: *op,
                 left: (Loc::new(frame_file(frame), l.span), lv),
                 right: (Loc::new(frame_file(frame), r.span), rv),
+                context: Vec::new(),
             })
+        }
+        H::Builtin(hir::Builtin::All, args) => {
+            let [list] = &args[..] else { return None };
+            let (i, mut found, of) = false_element(ev, list, frame)?;
+            let texts = |f| ev.json_text(f);
+            let of = of.and_then(|x| report::written(Loc::new(frame_file(frame), x.span), &texts));
+            let of = of.map(|x| format!(" of {x}")).unwrap_or_default();
+            found.context.insert(0, format!("`all` is false first at element `[{i}]`{of}"));
+            Some(found)
+        }
+        _ => None,
+    }
+}
+
+/// In `all(list)` found false: the first element that is false, where the
+/// list is written as a comprehension (`[s.image == c for s in startup]`:
+/// its place in the list iterated, which it names) or as a list literal,
+/// with the comparison that made it false.
+fn false_element<'e, W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    list: &'e hir::Expr,
+    frame: &mut Frame,
+) -> Option<(usize, FalseComparison, Option<&'e hir::Expr>)> {
+    let mut cx = Cx::default();
+    match &list.kind {
+        H::Comprehension { elem, slot, iter, cond } => {
+            let items = ev.eval(iter, frame, &mut cx).ok()?;
+            for (i, x) in items.as_list()?.iter().enumerate() {
+                frame.set(*slot, x.clone());
+                if let Some(c) = cond {
+                    if !ev.eval_bool(c, frame, &mut cx).ok()? {
+                        continue;
+                    }
+                }
+                if !ev.eval_bool(elem, frame, &mut cx).ok()? {
+                    return Some((i, find_false(ev, elem, frame)?, Some(&**iter)));
+                }
+            }
+            None
+        }
+        H::List(items) => {
+            for (i, x) in items.iter().enumerate() {
+                if !ev.eval_bool(x, frame, &mut cx).ok()? {
+                    return Some((i, find_false(ev, x, frame)?, None));
+                }
+            }
+            None
         }
         _ => None,
     }
