@@ -160,13 +160,18 @@ pub(crate) fn find_false<W: crate::World + ?Sized>(
                 context: Vec::new(),
             })
         }
-        H::Builtin(hir::Builtin::All, args) => {
+        // `any` is false where every element is: the first one is shown.
+        H::Builtin(which @ (hir::Builtin::All | hir::Builtin::Any), args) => {
             let [list] = &args[..] else { return None };
             let (i, mut found, of) = false_element(ev, list, frame)?;
             let texts = |f| ev.json_text(f);
             let of = of.and_then(|x| report::written(Loc::new(frame_file(frame), x.span), &texts));
             let of = of.map(|x| format!(" of {x}")).unwrap_or_default();
-            found.context.insert(0, format!("`all` is false first at element `[{i}]`{of}"));
+            let note = match which {
+                hir::Builtin::All => format!("`all` is false first at element `[{i}]`{of}"),
+                _ => format!("`any` is false: no element is true; the first, element `[{i}]`{of}, is shown"),
+            };
+            found.context.insert(0, note);
             Some(found)
         }
         _ => None,
