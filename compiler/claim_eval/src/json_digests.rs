@@ -191,6 +191,28 @@ mod tests {
         record Push { manifest: ManifestDigest, config: ConfigDigest, plain: Sha256, own: Own, mine: Mine,\n\
           layers: List<Option<LayerDigest>>, at: Where, bound: List<ArmBinding> }\n";
 
+    /// Only digests read from JSON are collected, at any depth: a digest
+    /// from a literal or a fold is not.
+    #[test]
+    fn only_digests_read_from_json_are_collected() {
+        use claim_syntax::token::DigestKind;
+        use claim_syntax::{Loc, Span};
+        let digest = |byte: u8, len: usize, file: Option<u32>| Value {
+            kind: V::Digest(DigestKind::Sha256, vec![byte; len].into()),
+            origin: file.map(|f| Origin::Json(Loc::new(FileId(f), Span::new(0, 1)))),
+        };
+        let v = Value::list(vec![
+            digest(1, 32, Some(3)),
+            digest(2, 32, None),
+            Value::new(V::Option(Some(std::sync::Arc::new(digest(3, 20, Some(4)))))),
+        ]);
+        let types = Default::default();
+        let mut out = Vec::new();
+        collect_json_digests(&v, &Ty::Error, &Roles::of(&types), &mut out);
+        let got: Vec<(Vec<u8>, FileId)> = out.iter().map(|d| (d.bytes().to_vec(), d.at.file)).collect();
+        assert_eq!(got, [(vec![1; 32], FileId(3)), (vec![3; 20], FileId(4))]);
+    }
+
     fn hex(byte: u8) -> String {
         format!("sha256:{}", format!("{byte:02x}").repeat(32))
     }
