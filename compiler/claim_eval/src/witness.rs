@@ -131,8 +131,9 @@ fn frame_set(frame: &mut Frame, slot: hir::Slot, v: crate::value::Value) {
     frame.set(slot, v);
 }
 
-/// Finds the comparison that made a Bool expression false, evaluating
-/// again (evaluation is pure, and facts are already known).
+/// Finds the comparison that made a Bool expression false — through `and`
+/// and into the elements of `all(…)` and `any(…)` — evaluating again
+/// (evaluation is pure, and facts are already known).
 pub(crate) fn find_false<W: crate::World + ?Sized>(
     ev: &Evaluator<'_, W>,
     e: &hir::Expr,
@@ -178,10 +179,10 @@ pub(crate) fn find_false<W: crate::World + ?Sized>(
     }
 }
 
-/// In `all(list)` found false: the first element that is false, where the
-/// list is written as a comprehension (`[s.image == c for s in startup]`:
-/// its place in the list iterated, which it names) or as a list literal,
-/// with the comparison that made it false.
+/// In `all(list)` (or `any(list)`) found false: the first element that is
+/// false, where the list is written as a comprehension (`[s.image == c for
+/// s in startup]`: its place in the list iterated, which it names) or as a
+/// list literal, with the comparison that made it false.
 fn false_element<'e, W: crate::World + ?Sized>(
     ev: &Evaluator<'_, W>,
     list: &'e hir::Expr,
