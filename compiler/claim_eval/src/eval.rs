@@ -103,6 +103,7 @@ pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
         chain: Vec::new(),
         operands: Vec::new(),
         false_part: None,
+        context: Vec::new(),
         mentioned: Vec::new(),
     }))
 }
@@ -427,6 +428,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                     chain: Vec::new(),
                     operands: Vec::new(),
                     false_part: None,
+                    context: Vec::new(),
                     mentioned,
                 };
                 return Err(Stop::Refused(Box::new(r)));
@@ -465,14 +467,18 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             }
             _ => (self.eval_bool(cond, frame, cx)?, vec![]),
         };
-        // In `require a and b …`, the comparison that was false, found
-        // again (evaluation is pure) only where the `require` failed.
+        // In `require a and b …` or `require all(…)`, the comparison that
+        // was false, found again (evaluation is pure) only where the
+        // `require` failed. (A false `any(…)` has no one element to blame;
+        // its message says what was missing.)
         let mut false_part = None;
+        let mut context = Vec::new();
         let mut operands = operands;
-        if !ok && matches!(cond.kind, H::Binary(BinOp::And, ..)) {
+        if !ok && matches!(cond.kind, H::Binary(BinOp::And, ..) | H::Builtin(hir::Builtin::All, _)) {
             if let Some(c) = crate::witness::find_false(self, cond, frame) {
                 false_part = Some((Loc::new(c.left.0.file, c.left.0.span.join(c.right.0.span)), c.op));
                 operands = vec![("left", c.left.1), ("right", c.right.1)];
+                context = c.context;
             }
         }
         cx.note(loc, || {
@@ -496,6 +502,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             chain: Vec::new(),
             operands,
             false_part,
+            context,
             mentioned,
         })))
     }

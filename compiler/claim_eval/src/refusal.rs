@@ -22,6 +22,9 @@ pub struct Refusal {
     /// Where the condition of a `require a and b …` was a conjunction: the
     /// comparison in it that was false, and its operator.
     pub false_part: Option<(Loc, claim_syntax::ast::BinOp)>,
+    /// Where that comparison sits (the element of an `all(…)` that was
+    /// false): a note each, outermost first.
+    pub context: Vec<String>,
     /// The values a `refuse` message interpolates: where they came from is
     /// often the fact that was wrong (a mistyped digest, a receipt field).
     pub mentioned: Vec<Mentioned>,

@@ -298,6 +298,9 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
     if let Some((part, op)) = r.false_part {
         d = d.with_secondary(part, format!("`{}` is false", op.symbol()));
     }
+    for n in &r.context {
+        d = d.with_note(n.clone());
+    }
     let inside = match r.operands.as_slice() {
         [(_, l), (_, rt)] => first_difference(l, rt),
         _ => None,
