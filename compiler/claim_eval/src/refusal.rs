@@ -19,8 +19,9 @@ pub struct Refusal {
     /// Where the refusal came from `require a <op> b`, the operands, as
     /// `(label, value)`; their origins may be labelled too.
     pub operands: Vec<(&'static str, Value)>,
-    /// Where the condition of a `require a and b …` was a conjunction: the
-    /// comparison in it that was false, and its operator.
+    /// Where the condition of a `require` was a conjunction (`a and b …`)
+    /// or an `all(…)`: the comparison in it that was false, and its
+    /// operator.
     pub false_part: Option<(Loc, claim_syntax::ast::BinOp)>,
     /// Where that comparison sits (the element of an `all(…)` that was
     /// false): a note each, outermost first.
