@@ -24,7 +24,8 @@ struct Mentions {
     /// is whether a file other than the binding's own names it).
     agreeing: Option<(FileId, bool)>,
     /// Mentions in another role (a manifest digest with the bytes of a
-    /// bound config digest), at most [`OTHER_ROLES_KEPT`], of two files.
+    /// bound config digest), at most [`OTHER_ROLES_KEPT`], each of another
+    /// file.
     other: Vec<(Loc, Role)>,
 }
 

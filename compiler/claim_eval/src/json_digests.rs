@@ -7,12 +7,13 @@
 //! Only the standard library's digest newtypes are roles
 //! (`std.oci.ConfigDigest`, `std.oci.ManifestDigest`, `std.digest.BuildKey`,
 //! …): they are the vocabulary every team's receipts share, and the brief's
-//! rule is theirs — a config digest is never a manifest digest. A digest
-//! typed `Sha256`, or by a newtype of the user's own, has no known role and
-//! is taken to be whatever it is compared with.
+//! rule is theirs — a config digest is never a manifest digest. A newtype
+//! of the user's own over one of them keeps its role; a digest typed
+//! `Sha256`, or by a newtype of the user's own over `Sha256`, has no known
+//! role and is taken to be whatever it is compared with.
 
 use crate::value::{Origin, Value, V};
-use claim_sema::ty::{GlobalName, Ty, TypeDef, TypeInfo};
+use claim_sema::ty::{FieldDef, GlobalName, Ty, TypeDef, TypeInfo};
 use claim_syntax::Loc;
 
 type Types = rustc_hash::FxHashMap<GlobalName, TypeInfo>;
@@ -134,25 +135,29 @@ fn walk(v: &Value, ty: &Ty, role: Role, roles: &Roles<'_>, out: &mut Vec<JsonDig
                 walk(v, inner, if own == Role::UNKNOWN { role } else { own }, roles, out)
             }
             Some(TypeDef::Record { fields, .. }) => match &v.kind {
-                V::Record(r) if r.fields.len() == fields.len() => {
-                    r.fields.iter().zip(fields).for_each(|(x, f)| walk(x, &f.ty, Role::UNKNOWN, roles, out))
-                }
+                V::Record(r) => beside_fields(v, &r.fields, Some(fields), roles, out),
                 _ => untyped(v, out),
             },
-            Some(TypeDef::Enum { variants }) => match (&v.kind, variants) {
-                (V::Variant(x), variants) => {
-                    let fields = usize::try_from(x.index).ok().and_then(|i| variants.get(i)?.fields.as_ref());
-                    match fields {
-                        Some(fields) if fields.len() == x.fields.len() => {
-                            x.fields.iter().zip(fields).for_each(|(x, f)| walk(x, &f.ty, Role::UNKNOWN, roles, out))
-                        }
-                        _ => untyped(v, out),
-                    }
+            Some(TypeDef::Enum { variants }) => match &v.kind {
+                V::Variant(x) => {
+                    let defs = usize::try_from(x.index).ok().and_then(|i| variants.get(i)?.fields.as_deref());
+                    beside_fields(v, &x.fields, defs, roles, out)
                 }
                 _ => untyped(v, out),
             },
             None => untyped(v, out),
         },
+        _ => untyped(v, out),
+    }
+}
+
+/// The field values of `v` (a record or a variant) beside their
+/// declarations; where the two do not line up, `v` without roles.
+fn beside_fields(v: &Value, values: &[Value], defs: Option<&[FieldDef]>, roles: &Roles<'_>, out: &mut Vec<JsonDigest>) {
+    match defs {
+        Some(defs) if defs.len() == values.len() => {
+            values.iter().zip(defs).for_each(|(x, f)| walk(x, &f.ty, Role::UNKNOWN, roles, out))
+        }
         _ => untyped(v, out),
     }
 }
