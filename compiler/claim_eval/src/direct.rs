@@ -12,7 +12,8 @@
 //! target hold them to the same values, origins included.
 
 use crate::decode::{scalar, KeyIndex, Shapes};
-use crate::json::{Parser, MAX_DEPTH};
+use crate::json::{Parser, J, MAX_DEPTH};
+use crate::key_order;
 use crate::value::{Origin, RecordVal, Value, VariantVal, V};
 use crate::world::Types;
 use claim_sema::ty::{FieldDef, Ty, TypeDef};
@@ -26,7 +27,7 @@ use std::sync::Arc;
 /// remembering where in the file it was read; `None` where the text is not
 /// a well-formed value of the type, for the strict decoder to say why.
 pub fn decode_text<'a>(text: &str, ty: &'a Ty, types: &'a Types, file: FileId) -> Option<Value> {
-    let mut d = Direct { p: Parser::new(text), file, shapes: Shapes::new(types) };
+    let mut d = Direct { p: Parser::new(text), file, shapes: Shapes::new(types), types };
     d.p.ws();
     let v = d.value(ty, 0)?;
     d.p.ws();
@@ -37,6 +38,7 @@ struct Direct<'t, 'a> {
     p: Parser<'t>,
     file: FileId,
     shapes: Shapes<'a>,
+    types: &'a Types,
 }
 
 impl<'t, 'a> Direct<'t, 'a> {
@@ -58,6 +60,12 @@ impl<'t, 'a> Direct<'t, 'a> {
         match ty {
             Ty::Bool | Ty::Int | Ty::Text | Ty::Duration | Ty::Sha256 | Ty::Sha1 => {
                 // A scalar borrows the text: reading it makes nothing to free.
+                // A string (most of a receipt) is read as `value` reads one,
+                // without a JSON value made around it and dropped.
+                if self.p.peek() == Some(b'"') {
+                    let s = self.p.string().ok()?;
+                    return scalar(ty, &J::Str(s));
+                }
                 let j = self.p.value(depth).ok()?;
                 scalar(ty, &j.kind)
             }
@@ -138,23 +146,32 @@ impl<'t, 'a> Direct<'t, 'a> {
         let mut slots: Vec<Option<Value>> = vec![None; defs.len()];
         let index = KeyIndex::new(defs);
         let mut unknown: FxHashSet<Cow<'t, str>> = Default::default();
-        self.object(|d, key| {
-            let value_at = d.p.i;
-            let mut known = false;
-            let mut take = |d: &mut Self, f: usize| -> Option<()> {
-                known = true;
-                if slots[f].is_some() {
-                    return None;
+        // The key written after the last one read is likely the one the
+        // receipts of this record wrote after it before (`key_order`): it
+        // is compared as bytes first, which reads it without the key's scan
+        // and the search through every field's key.
+        let mut prev = key_order::START;
+        self.between(b'{', b'}', |d| {
+            if let Some(f) = key_order::predict(d.types, defs, prev).filter(|&f| f < defs.len()) {
+                if d.p.plain_key(&defs[f].json_key) {
+                    d.field(&mut slots, defs, f, depth)?;
+                    prev = f;
+                    return Some(());
                 }
+            }
+            let key = d.key()?;
+            let value_at = d.p.i;
+            let mut known = None;
+            for f in index.fields(&key) {
+                known = Some(f);
                 // A second field of the key reads the same value again.
                 d.p.i = value_at;
-                slots[f] = Some(d.value(&defs[f].ty, depth + 1)?);
-                Some(())
-            };
-            for f in index.fields(&key) {
-                take(d, f)?;
+                d.field(&mut slots, defs, f, depth)?;
             }
-            if !known {
+            if let Some(f) = known {
+                key_order::learn(d.types, defs, prev, f);
+                prev = f;
+            } else {
                 // An open record skips a key it does not name, once.
                 if !open || !unknown.insert(key) {
                     return None;
@@ -172,6 +189,16 @@ impl<'t, 'a> Direct<'t, 'a> {
                 (None, _) => None,
             })
             .collect()
+    }
+
+    /// The value of field `f` of a record at `depth`, read from here into
+    /// its slot: `None` where the field was read already (a repeated key).
+    fn field(&mut self, slots: &mut [Option<Value>], defs: &'a [FieldDef], f: usize, depth: usize) -> Option<()> {
+        if slots[f].is_some() {
+            return None;
+        }
+        slots[f] = Some(self.value(&defs[f].ty, depth + 1)?);
+        Some(())
     }
 
     /// The items of an array, each read by `item`.

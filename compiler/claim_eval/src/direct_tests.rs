@@ -18,7 +18,8 @@ const TYPES: &str = "newtype ConfigDigest = Sha256\n\
       pushed: Bool, .. }\n\
     record Twice { a: Text, @json(\"a\") b: ConfigDigest, c: Option<List<Option<Int>>> }\n\
     record Big { f0: Int, f1: Int, f2: Int, f3: Int, f4: Int, f5: Int, f6: Int, f7: Int, f8: Int, f9: Int,\n\
-      f10: Int, f11: Int, f12: Int, f13: Int, f14: Int, f15: Int, f16: Int, f17: Option<Int>, .. }\n";
+      f10: Int, f11: Int, f12: Int, f13: Int, f14: Int, f15: Int, f16: Int, f17: Option<Int>, .. }\n\
+    record Odd { @json(\"x\\\\y\") a: Int, b: Int }\n";
 
 fn types() -> Types {
     let db = Database::default();
@@ -154,4 +155,62 @@ fn nesting_past_the_limit_is_refused_both_ways() {
         ty = Ty::list(ty);
     }
     assert!(agree(&types, &ty, &deep(json::MAX_DEPTH)));
+}
+
+/// Keys in the order a record's receipts were written in before are read
+/// by comparing their bytes; what they read must be what reading each key
+/// would: an escaped key, a longer key, a repeated one and a key without
+/// its colon each decode (or not) as the strict decoder says.
+#[test]
+fn keys_in_a_learned_order_read_as_any_other_key() {
+    let types = types();
+    let receipt = Ty::named(GlobalName::new("main", "Receipt"));
+    // In the declared order, then sorted (each order learned by the
+    // receipts before: `key_order`), then the declared one again.
+    let declared = format!(
+        r#"{{"schema-version": "1", "config": "{D}", "origin": "Built", "wheels": [], "manifest": null,
+           "commit": "{C}", "budget": "3h", "labels": {{}}, "pushed": false}}"#
+    );
+    let sorted = format!(
+        r#"{{"budget": "3h", "commit": "{C}", "config": "{D}", "labels": {{}}, "manifest": null,
+           "origin": "Built", "pushed": false, "schema-version": "1", "wheels": []}}"#
+    );
+    for base in [&declared, &sorted, &declared] {
+        variants_of(&types, &receipt, base);
+    }
+    // A key with a backslash is never compared as bytes: written so, it is
+    // an escape (`\y`, which JSON does not have), not the key.
+    let odd = Ty::named(GlobalName::new("main", "Odd"));
+    assert!(agree(&types, &odd, r#"{"x\\y": 1, "b": 2}"#));
+    assert!(!agree(&types, &odd, r#"{"x\y": 1, "b": 2}"#));
+}
+
+fn variants_of(types: &Types, receipt: &Ty, base: &str) {
+    assert!(agree(types, receipt, base));
+    assert!(agree(types, receipt, base), "again, its order learned");
+    let read = [
+        ("\"config\": ", "\"con\\u0066ig\": "),
+        ("\"config\": ", "\"config\" \n: "),
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": 1"),
+        ("\"manifest\": null,", ""),
+        ("\"config\": \"{D}\"", "\"config\": \"{D}\", \"extra\": [1]"),
+    ];
+    for (from, to) in read {
+        let text = base.replacen(&from.replace("{D}", D), &to.replace("{D}", D), 1);
+        assert_ne!(text, base, "{from}");
+        assert!(agree(types, receipt, &text), "decodes: {text}");
+    }
+    let refused = [
+        ("\"config\": ", "\"configx\": "),
+        ("\"config\": ", "\"config\" "),
+        ("\"config\": ", "\"config\": \"{D}\", \"config\": "),
+        ("\"schema-version\": \"1\", ", "\"schema-version\": \"1\", \"schema-version\": \"1\", "),
+        ("\"origin\": \"Built\", ", "\"origin\": \"Built\", \"con\\u0066ig\": \"{D}\", "),
+        ("\"manifest\": null,", "\"manifest\" "),
+    ];
+    for (from, to) in refused {
+        let text = base.replacen(from, &to.replace("{D}", D), 1);
+        assert_ne!(text, base, "{from}");
+        assert!(!agree(types, receipt, &text), "refused: {text}");
+    }
 }

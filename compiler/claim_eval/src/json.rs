@@ -98,6 +98,33 @@ impl<'a> Parser<'a> {
     pub(crate) fn at(&self, word: &[u8]) -> bool {
         self.s.get(self.i..).is_some_and(|rest| rest.starts_with(word))
     }
+    /// Reads past the key `key` and its colon where the text here is that
+    /// key written plainly (`"key"`, then `:`), and says whether it was.
+    /// A key with nothing to escape reads as its own bytes, so comparing
+    /// them is reading it; one with a quote, a backslash or a control
+    /// character is never taken here (`string` reads those).
+    pub(crate) fn plain_key(&mut self, key: &str) -> bool {
+        let k = key.as_bytes();
+        let Some(rest) = self.s.get(self.i..) else { return false };
+        let written = rest.len() > k.len() + 1
+            && rest[0] == b'"'
+            && rest[k.len() + 1] == b'"'
+            && &rest[1..=k.len()] == k
+            && !k.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+        if !written {
+            return false;
+        }
+        let start = self.i;
+        self.i += k.len() + 2;
+        self.ws();
+        if !self.eat(b':') {
+            // Not a key after all: left for `string` and its error.
+            self.i = start;
+            return false;
+        }
+        self.ws();
+        true
+    }
     pub(crate) fn at_end(&self) -> bool {
         self.i >= self.s.len()
     }

@@ -13,6 +13,7 @@ mod frame;
 pub mod incremental;
 pub mod json;
 pub mod json_digests;
+mod key_order;
 pub mod memo;
 mod near;
 pub mod refusal;
