@@ -621,10 +621,32 @@ fn run_witnesses(
     for ((p, l, compiled), ev) in loaded.iter().zip(evaluators) {
         let witnesses = crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), opts.shard);
         groups.push((reports.len(), crate::project::display_name(&p.root)));
-        reports.extend(run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness));
-        for m in compiled.modules.values() {
-            frontiers.extend(m.frontiers.iter().map(|f| check_frontier(ev, f)));
+        let check_all = || -> Vec<FrontierReport> {
+            compiled.modules.values().flat_map(|m| m.frontiers.iter().map(|f| check_frontier(ev, f))).collect()
+        };
+        // The frontiers (one a module, each a little evaluation) are checked
+        // beside the witnesses, not after them on one thread while the
+        // other core waits.
+        let (ran, checked) = std::thread::scope(|s| {
+            let beside = (opts.jobs > 1)
+                .then(|| std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, check_all).ok())
+                .flatten();
+            let ran = run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness);
+            // A check that panicked panics here: the run's handler reports
+            // it (exit 101).
+            let checked = match beside {
+                Some(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                None => check_all(),
+            };
+            (ran, checked)
+        });
+        // One project's reports are the list itself, not copied into it.
+        if reports.is_empty() {
+            *reports = ran;
+        } else {
+            reports.extend(ran);
         }
+        frontiers.extend(checked);
     }
 }
 

@@ -109,7 +109,11 @@ where
         }
         all
     });
-    all.sort_unstable_by_key(|(i, _)| *i);
+    // Each worker's results are in order (it takes runs in order), so the
+    // list is a few sorted runs one after another: a stable sort merges
+    // them in one pass, where an unstable one sorted 20,000 facts afresh
+    // on the one thread between the facts and the witnesses.
+    all.sort_by_key(|(i, _)| *i);
     all.into_iter().map(|(_, r)| r).collect()
 }
 

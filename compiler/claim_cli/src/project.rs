@@ -116,8 +116,23 @@ fn find_claim_files(dir: &Path, jobs: usize, mut listed: Option<&mut Listings>) 
         level = next;
     }
     // Path order is the order of a depth-first walk in name order.
+    #[cfg(unix)]
+    out.sort_by_cached_key(|p| walk_order(p));
+    #[cfg(not(unix))]
     out.sort();
     Ok(out)
+}
+
+/// A key that orders the paths one search found as `Path`'s own order
+/// does, compared as bytes: each `/` made the least byte, so a folder's
+/// name sorts before any longer name it begins (`a/z` before `a.claim`).
+/// The paths are the search's own joins of listed names below one folder
+/// (no `.`, `..`, empty or trailing parts past it), for which comparing
+/// components is comparing these keys — at a quarter of the cost, on the
+/// one thread the search ends on.
+#[cfg(unix)]
+fn walk_order(path: &Path) -> Vec<u8> {
+    path.as_os_str().as_encoded_bytes().iter().map(|&b| if b == b'/' { 0 } else { b }).collect()
 }
 
 /// Folders listed before a large level decides how many threads list the
@@ -503,7 +518,10 @@ enum Fetched {
     Missing,
     Unreadable(String),
     TooLarge(u64),
-    Bytes(Vec<u8>),
+    /// Its text (or why it is not UTF-8) and the name diagnostics give
+    /// it, both made on the thread that read it: decoding and copying
+    /// 1,000 modules' texts had been a serial stretch of the load.
+    Read(Result<Arc<str>, crate::utf8::NotUtf8>, String),
 }
 
 /// Reads a module's file, refusing what is no file or over the limit.
@@ -530,7 +548,8 @@ fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>, noted: &(dyn Fn(bool)
         Ok(bytes) if bytes.len() as u64 > limits.max_source_bytes => {
             Fetched::TooLarge(file.metadata().map_or(0, |m| m.len()).max(bytes.len() as u64))
         }
-        Ok(bytes) => Fetched::Bytes(bytes),
+        // One copy, shared by the compiler and the diagnostics.
+        Ok(bytes) => Fetched::Read(crate::utf8::decode(bytes).map(Arc::from), display_name_in(path, cwd)),
         Err(e) => Fetched::Unreadable(format!("`{}`: {e}", display_name_in(path, cwd))),
     }
 }
@@ -580,20 +599,19 @@ fn read_module(
             );
             None
         }
-        Fetched::Bytes(bytes) => match crate::utf8::decode(bytes) {
+        Fetched::Read(text, name) => match text {
             Ok(text) => {
-                // One copy, shared by the compiler and the diagnostics.
-                let text: Arc<str> = text.into();
-                let fid = sources.add(name(), text.clone());
+                let fid = sources.add(name, text.clone());
                 found.dirs.insert(fid, path.parent().map(Path::to_path_buf).unwrap_or_default());
                 Some((text, fid))
             }
             Err(e) => {
                 let (lossy, offset) = (e.lossy, e.at);
-                let fid = sources.add(name(), lossy.as_str());
+                let message = format!("`{name}` is not valid UTF-8");
+                let fid = sources.add(name, lossy.as_str());
                 let end = lossy.char_indices().map(|(i, _)| i).find(|i| *i > offset).unwrap_or(lossy.len());
                 found.errors.push(
-                    Diagnostic::error("E0001", format!("`{}` is not valid UTF-8", name()))
+                    Diagnostic::error("E0001", message)
                         .at(fid, Span::new(offset, end), format!("invalid byte at offset {}", e.in_file))
                         .with_help("Claim source must be UTF-8 text"),
                 );
@@ -631,7 +649,7 @@ mod tests {
     fn the_search_finds_the_same_files_in_path_order_on_any_number_of_threads() {
         let dir = std::env::temp_dir().join(format!("claim-find-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let files = ["b.claim", "a/z.claim", "a/b/c.claim", "c.claim", "a.claim", "d/e/f/g.claim"];
+        let files = ["b.claim", "a/z.claim", "a/b/c.claim", "c.claim", "a.claim", "a-b.claim", "d/e/f/g.claim"];
         let skipped = [".hidden/x.claim", "target/y.claim", "notes.txt", "a/b/readme.md"];
         for f in files.iter().chain(&skipped) {
             let path = dir.join(f);
