@@ -64,6 +64,9 @@ pub(crate) fn check_in_parts(
                 }
             }
             claim_sema::summary::module_summary(db, l.program, *file);
+            // Its names too, read by the merge's program-wide checks: made
+            // here, on the workers, not by the merge on one thread.
+            claim_sema::names::module_names(db, l.program, *file);
             mine.push(i);
             drop(own.pop());
         }
