@@ -58,15 +58,6 @@ pub struct CliDb {
 }
 
 impl CliDb {
-    /// For a run that will not run again, once its facts are evaluated:
-    /// takes out the record of the world's reads (kept to redo one that
-    /// changed) and the world's caches. Facts keep their values. Returns
-    /// what it took, for the caller to free.
-    pub fn forget_reads(&self) -> crate::world::Forgotten {
-        let reads = self.reads.lock().map(|mut r| std::mem::take(&mut *r)).unwrap_or_default();
-        Box::new((reads, self.world.forget_reads()))
-    }
-
     pub fn new(world: FsWorld) -> CliDb {
         CliDb {
             storage: salsa::Storage::default(),

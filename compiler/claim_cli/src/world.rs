@@ -30,9 +30,6 @@ type Cache<T> = Mutex<HashMap<OsString, Result<T, Vec<Diagnostic>>>>;
 /// A receipt read ahead: where its path led, and its text's id in the sources.
 type ReadAhead = (Target, FileId);
 
-/// What a world forgot (`FsWorld::forget_reads`), still to be freed.
-pub type Forgotten = Box<dyn Send>;
-
 pub struct FsWorld {
     root: PathBuf,
     /// Canonical root, for the symlink check.
@@ -162,28 +159,6 @@ impl FsWorld {
     /// JSONPath a diagnostic names.
     pub fn json_text(&self, file: FileId) -> Option<Arc<str>> {
         self.sources.lock().ok()?.shared_text(file)
-    }
-
-    /// Takes out what the world remembers of its reads (paths resolved,
-    /// files read, their digests, the folders listed) but the sources: for
-    /// a run whose facts are all evaluated and that will not read again. A
-    /// read after this reads the file again. What it took is returned for
-    /// the caller to free where it costs least (tens of thousands of paths:
-    /// freed on the one thread between the facts and the witnesses, they
-    /// held the other core idle).
-    pub fn forget_reads(&self) -> Forgotten {
-        fn take<T: Default>(m: &Mutex<T>) -> T {
-            m.lock().map(|mut m| std::mem::take(&mut *m)).unwrap_or_default()
-        }
-        Box::new((
-            take(&self.json_cache),
-            take(&self.hash_cache),
-            take(&self.tree_cache),
-            take(&self.real_dirs),
-            take(&self.resolved),
-            take(&self.ahead),
-            take(&self.listed),
-        ))
     }
 
     fn err(call: &WorldCall<'_>, code: &'static str, message: String, label: &str) -> Vec<Diagnostic> {

@@ -103,7 +103,8 @@ fn the_table_gives_every_fact_what_its_query_gives() {
             if ahead {
                 db.world().read_ahead_loads(&facts, jobs);
             }
-            let table = FactTable::new(compiled, db.world(), &facts, settings);
+            let index = claim_eval::fact_table::index(&facts);
+            let table = FactTable::new(compiled, db.world(), &facts, &index, settings);
             let got = claim_cli::par::map(&order, jobs, |&i| (i, table.result(i)));
             for (i, r) in got {
                 results[i] = Some(r);

@@ -43,7 +43,8 @@ fn a_changed_receipt_reevaluates_only_what_reads_it() {
     let value = |db: &CliDb, name: &str| {
         let (values, errors) = evaluate_facts(db, l.program);
         assert!(errors.is_empty(), "{errors:?}");
-        values.iter().find(|(k, _)| &*k.name == name).and_then(|(_, v)| v.as_int()).expect("fact")
+        let found = values.iter().find(|(k, _)| &*k.name == name).and_then(|(_, v)| v.as_int()).expect("fact");
+        found
     };
 
     assert_eq!(value(&db, "a_plus_one"), 2);

@@ -17,8 +17,7 @@ use std::sync::{Arc, Mutex};
 
 pub use crate::frame::{Cx, Frame, TraceLine};
 
-/// Fact values by name, as an evaluator is given them.
-pub type FactValues = rustc_hash::FxHashMap<GlobalName, Value>;
+pub use crate::known::FactValues;
 
 /// What fills the unused places of a built-in's arguments.
 static UNUSED: Value = Value { kind: V::Bool(false), origin: None };
@@ -36,7 +35,7 @@ pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     pub world: &'p W,
     /// Facts evaluated before this evaluator was made: read without a lock
     /// (witnesses on several threads read them constantly).
-    known: FactValues,
+    known: FactValues<'p>,
     fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
     /// Diagnostics of facts that failed, in the order they failed.
     fact_errors: Mutex<Vec<Diagnostic>>,
@@ -153,7 +152,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
 
     /// An evaluator that knows these fact values already (evaluated
     /// elsewhere, e.g. by the `fact_value` queries).
-    pub fn with_facts(compiled: &'p Compiled, world: &'p W, known: FactValues) -> Evaluator<'p, W> {
+    pub fn with_facts(compiled: &'p Compiled, world: &'p W, known: FactValues<'p>) -> Evaluator<'p, W> {
         let mut ev = Evaluator::new(compiled, world);
         // Taken as it is: a large run knows tens of thousands of facts.
         ev.known = known;

@@ -8,10 +8,10 @@
 //! ([`evaluate_fact`]), so what a fact gives cannot differ between the two.
 
 use crate::incremental::{evaluate_fact, FactResult, FactSettings};
+use crate::known::FactIndex;
 use crate::world::World;
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir;
-use claim_sema::ty::GlobalName;
 use claim_sema::Compiled;
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
@@ -24,8 +24,16 @@ pub struct FactTable<'p, W: World + ?Sized> {
     world: &'p W,
     settings: FactSettings<'p>,
     facts: Vec<&'p hir::Fact>,
-    index: rustc_hash::FxHashMap<&'p GlobalName, usize>,
+    index: &'p FactIndex<'p>,
     cells: Vec<OnceLock<FactResult>>,
+}
+
+/// The facts' index by name (their numbers in `facts`), which a table
+/// reads and the caller keeps: the values gathered from the table's
+/// results in the facts' order are found through it again
+/// (`incremental::gather_indexed`), so it is made once.
+pub fn index<'p>(facts: &[&'p hir::Fact]) -> FactIndex<'p> {
+    facts.iter().enumerate().map(|(i, f)| (&f.name, i)).collect()
 }
 
 thread_local! {
@@ -36,9 +44,15 @@ thread_local! {
 
 impl<'p, W: World + Sync + ?Sized> FactTable<'p, W> {
     /// A table of `facts` (every fact of the program: a fact may use any
-    /// other) of `compiled`, reading `world`.
-    pub fn new(compiled: &'p Compiled, world: &'p W, facts: &[&'p hir::Fact], settings: FactSettings<'p>) -> Self {
-        let index = facts.iter().enumerate().map(|(i, f)| (&f.name, i)).collect();
+    /// other) of `compiled`, reading `world`; `index` is [`index`] of the
+    /// facts.
+    pub fn new(
+        compiled: &'p Compiled,
+        world: &'p W,
+        facts: &[&'p hir::Fact],
+        index: &'p FactIndex<'p>,
+        settings: FactSettings<'p>,
+    ) -> Self {
         let cells = facts.iter().map(|_| OnceLock::new()).collect();
         FactTable { compiled, world, settings, facts: facts.to_vec(), index, cells }
     }
@@ -98,7 +112,8 @@ mod tests {
         assert!(compiled.diagnostics.iter().any(|d| d.code == "E0215"), "{:?}", compiled.diagnostics);
         let facts: Vec<_> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
         let settings = FactSettings { max_len: 1 << 20, limit: None, texts: None };
-        let table = FactTable::new(compiled, &crate::NoWorld, &facts, settings);
+        let index = index(&facts);
+        let table = FactTable::new(compiled, &crate::NoWorld, &facts, &index, settings);
         table.result(0);
     }
 }

@@ -6,6 +6,7 @@
 //! that depend on them; everything else is reused.
 
 use crate::eval::Evaluator;
+use crate::known::{FactIndex, FactValues};
 use crate::value::Value;
 use crate::world::{Types, World, WorldCall};
 use claim_diagnostics::Diagnostic;
@@ -209,12 +210,10 @@ pub(crate) fn evaluate_fact<W: World + ?Sized>(
     mut dep: impl FnMut(&GlobalName) -> FactResult,
 ) -> FactResult {
     let deps = fact_dependencies(compiled, fact);
-    let mut known = crate::eval::FactValues::with_capacity_and_hasher(deps.len(), Default::default());
+    let mut known = crate::eval::FactValues::with_capacity(deps.len());
     for name in deps {
         match &*dep(name).0 {
-            Ok(v) => {
-                known.insert(name.clone(), v.clone());
-            }
+            Ok(v) => known.insert(name, v.clone()),
             Err(_) => return FactResult(Arc::new(Err(Vec::new()))),
         }
     }
@@ -229,7 +228,7 @@ pub(crate) fn evaluate_fact<W: World + ?Sized>(
 /// Every fact of the program, through the queries: the values of those that
 /// evaluated, and the diagnostics of those that failed (each reported once,
 /// by the fact that failed).
-pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> (crate::eval::FactValues, Vec<Diagnostic>) {
+pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> (FactValues<'_>, Vec<Diagnostic>) {
     let compiled = compile(db, program);
     let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
     let results = facts.iter().map(|f| fact_result(db, program, f)).collect();
@@ -245,26 +244,35 @@ pub fn fact_result(db: &dyn EvalDb, program: Program, fact: &hir::Fact) -> FactR
 /// The values of the facts that evaluated and the diagnostics of those that
 /// failed, from each fact's result in the program's order (the order the
 /// diagnostics are reported in).
-pub fn gather_facts(facts: &[&hir::Fact], results: Vec<FactResult>) -> (crate::eval::FactValues, Vec<Diagnostic>) {
-    let mut values = crate::eval::FactValues::default();
-    values.reserve(facts.len());
+pub fn gather_facts<'p>(facts: &[&'p hir::Fact], results: Vec<FactResult>) -> (FactValues<'p>, Vec<Diagnostic>) {
+    let index = facts.iter().enumerate().map(|(i, f)| (&f.name, i)).collect();
+    gather_indexed(index, results)
+}
+
+/// [`gather_facts`] with the facts' index made already (a fact table's):
+/// `results` holds the result of each number of the index, in order.
+pub fn gather_indexed<'p>(index: FactIndex<'p>, results: Vec<FactResult>) -> (FactValues<'p>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    for (f, r) in facts.iter().zip(results) {
-        // A result no one else holds (a batch run's, once its table is
-        // gone) gives its value up: no count touched, nothing freed, on
-        // the one thread between the facts and the witnesses.
-        match Arc::try_unwrap(r.0) {
-            Ok(Ok(v)) => {
-                values.insert(f.name.clone(), v);
-            }
-            Ok(Err(d)) => diags.extend(d),
-            Err(shared) => match &*shared {
-                Ok(v) => {
-                    values.insert(f.name.clone(), v.clone());
+    let values = results
+        .into_iter()
+        .map(|r| {
+            // A result no one else holds (a batch run's, once its table is
+            // gone) gives its value up: no count touched, nothing copied.
+            match Arc::try_unwrap(r.0) {
+                Ok(Ok(v)) => Some(v),
+                Ok(Err(d)) => {
+                    diags.extend(d);
+                    None
                 }
-                Err(d) => diags.extend(d.iter().cloned()),
-            },
-        }
-    }
-    (values, diags)
+                Err(shared) => match &*shared {
+                    Ok(v) => Some(v.clone()),
+                    Err(d) => {
+                        diags.extend(d.iter().cloned());
+                        None
+                    }
+                },
+            }
+        })
+        .collect();
+    (FactValues::from_parts(index, values), diags)
 }

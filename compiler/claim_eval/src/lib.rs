@@ -14,6 +14,7 @@ pub mod incremental;
 pub mod json;
 pub mod json_digests;
 mod key_order;
+pub mod known;
 pub mod memo;
 mod near;
 pub mod refusal;

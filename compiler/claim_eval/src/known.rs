@@ -1,0 +1,113 @@
+//! The fact values an evaluator is given (`Evaluator::with_facts`): by
+//! name, found through an index of the program's facts into a list of
+//! their values. A batch run hands over the index its fact table built
+//! and the values in the facts' order, so nothing is hashed or copied
+//! again between the facts and the witnesses (a map of 20,000 names
+//! filled on one thread was a serial stretch of every large run).
+
+use crate::value::Value;
+use claim_sema::ty::GlobalName;
+use rustc_hash::FxHashMap;
+
+/// Where each fact's value is in the list, by the fact's name (which the
+/// program holds: nothing here copies a name).
+pub type FactIndex<'p> = FxHashMap<&'p GlobalName, usize>;
+
+/// Fact values by name.
+#[derive(Debug, Default)]
+pub struct FactValues<'p> {
+    index: FactIndex<'p>,
+    /// `None` for a fact of the index that has no value (it failed).
+    values: Vec<Option<Value>>,
+}
+
+impl<'p> FactValues<'p> {
+    pub fn with_capacity(n: usize) -> Self {
+        FactValues { index: FactIndex::with_capacity_and_hasher(n, Default::default()), values: Vec::with_capacity(n) }
+    }
+
+    /// The values of the facts `index` numbers, each at its number
+    /// (`values` has one place per number of the index).
+    pub fn from_parts(index: FactIndex<'p>, values: Vec<Option<Value>>) -> Self {
+        FactValues { index, values }
+    }
+
+    /// Gives `name` a value (replacing one it had).
+    pub fn insert(&mut self, name: &'p GlobalName, value: Value) {
+        match self.index.get(name) {
+            Some(&i) => {
+                if let Some(slot) = self.values.get_mut(i) {
+                    *slot = Some(value);
+                }
+            }
+            None => {
+                self.index.insert(name, self.values.len());
+                self.values.push(Some(value));
+            }
+        }
+    }
+
+    pub fn get(&self, name: &GlobalName) -> Option<&Value> {
+        self.values.get(*self.index.get(name)?)?.as_ref()
+    }
+
+    /// Every value it holds, in no particular order.
+    pub fn values(&self) -> impl Iterator<Item = &Value> + Clone {
+        self.values.iter().flatten()
+    }
+
+    /// Every fact that has a value, with it, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'p GlobalName, &Value)> {
+        self.index.iter().filter_map(|(name, &i)| Some((*name, self.values.get(i)?.as_ref()?)))
+    }
+
+    pub fn len(&self) -> usize {
+        self.values.iter().flatten().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn name(m: &str, n: &str) -> GlobalName {
+        GlobalName::of(Arc::from(m), Arc::from(n))
+    }
+
+    #[test]
+    fn a_value_is_found_by_an_equal_name_and_a_failed_fact_has_none() {
+        let (a, b, c) = (name("m", "a"), name("m", "b"), name("n", "a"));
+        let mut index = FactIndex::default();
+        index.insert(&a, 0);
+        index.insert(&b, 1);
+        index.insert(&c, 2);
+        let known = FactValues::from_parts(index, vec![Some(Value::int(1)), None, Some(Value::int(3))]);
+        // Found by an equal name held elsewhere, not only by the same one.
+        assert_eq!(known.get(&name("m", "a")).and_then(Value::as_int), Some(1));
+        assert_eq!(known.get(&name("n", "a")).and_then(Value::as_int), Some(3));
+        assert!(known.get(&b).is_none(), "a fact that failed has no value");
+        assert!(known.get(&name("m", "z")).is_none());
+        assert_eq!(known.len(), 2);
+        let mut got: Vec<i64> = known.values().filter_map(Value::as_int).collect();
+        got.sort();
+        assert_eq!(got, vec![1, 3]);
+        let mut named: Vec<(&str, i64)> = known.iter().filter_map(|(n, v)| Some((&*n.name, v.as_int()?))).collect();
+        named.sort();
+        assert_eq!(named, vec![("a", 1), ("a", 3)]);
+    }
+
+    #[test]
+    fn inserting_again_replaces_the_value() {
+        let a = name("m", "a");
+        let mut known = FactValues::with_capacity(1);
+        known.insert(&a, Value::int(1));
+        known.insert(&a, Value::int(2));
+        assert_eq!(known.get(&a).and_then(Value::as_int), Some(2));
+        assert_eq!(known.len(), 1);
+    }
+}
