@@ -5,6 +5,7 @@
 
 use crate::batch::BatchOptions;
 use crate::db::CliDb;
+use claim_sema::db::CheckingMemos;
 use claim_syntax::Parsed;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -46,11 +47,15 @@ pub(crate) fn check_in_parts(
     let parts: Vec<&[claim_sema::SourceFile]> = files.chunks(part).collect();
     let next: Vec<AtomicUsize> = parts.iter().map(|_| AtomicUsize::new(0)).collect();
     // Checks the modules of part `k` that this worker takes, freeing one of
-    // `own` (trees this same worker made in the part before) after each;
-    // returns the numbers of the modules it checked.
-    let check = |db: &CliDb, k: usize, mut own: Vec<Arc<Parsed>>| -> Vec<usize> {
+    // `own` (trees this same worker made in the part before) and one of
+    // `held` (what checking them kept, forgotten since) after each;
+    // returns the numbers of the modules it checked, and leaves in `held`
+    // what checking them kept, for the next part to free.
+    let exit_after = opts.exit_after;
+    let check = |db: &CliDb, k: usize, mut own: Vec<Arc<Parsed>>, held: &mut Vec<CheckingMemos>| -> Vec<usize> {
         let chunk = parts[k];
         let mut mine = Vec::new();
+        let mut old = std::mem::take(held);
         loop {
             let i = next[k].fetch_add(1, Ordering::Relaxed);
             let Some(file) = chunk.get(i) else { break };
@@ -67,10 +72,15 @@ pub(crate) fn check_in_parts(
             // Its names too, read by the merge's program-wide checks: made
             // here, on the workers, not by the merge on one thread.
             claim_sema::names::module_names(db, l.program, *file);
+            if exit_after {
+                held.push(claim_sema::db::checking_memos(db, l.program, *file));
+            }
             mine.push(i);
             drop(own.pop());
+            drop(old.pop());
         }
         drop(own);
+        drop(old);
         mine
     };
     let jobs = opts.jobs.clamp(1, part);
@@ -84,6 +94,8 @@ pub(crate) fn check_in_parts(
     // and each frees its own trees, one after each module it checks.
     let mut own: Vec<Vec<Arc<Parsed>>> = vec![Vec::new(); jobs];
     let mut evicted = Vec::new();
+    // This thread's `held` (see `check`).
+    let mut held = Vec::new();
     std::thread::scope(|s| {
         let mut workers = Vec::new();
         for _ in 1..jobs {
@@ -91,8 +103,9 @@ pub(crate) fn check_in_parts(
             let (done_tx, done_rx) = mpsc::channel::<Vec<usize>>();
             let check = &check;
             let worker = move || {
+                let mut held = Vec::new();
                 while let Ok((db, k, trees)) = job_rx.recv() {
-                    let mine = check(&db, k, trees);
+                    let mine = check(&db, k, trees, &mut held);
                     // The handle goes before the answer: forgetting
                     // between parts needs the database to itself.
                     drop(db);
@@ -113,7 +126,7 @@ pub(crate) fn check_in_parts(
             // Who checked (and so parsed) each module of the part: this
             // thread where no worker did.
             let mut by: Vec<usize> = vec![0; parts[k].len()];
-            check(&*db, k, std::mem::take(&mut own[0]));
+            check(&*db, k, std::mem::take(&mut own[0]), &mut held);
             for (w, (_, done_rx)) in workers.iter().enumerate() {
                 // A worker that panicked re-raises when the scope ends (the
                 // run's handler reports it: exit 101); the check stops here.

@@ -168,6 +168,29 @@ pub fn forget_checking_except(db: &mut dyn Db, program: Program, keep: &[SourceF
     evict_checking(db, keep.len());
 }
 
+/// What checking a module kept on the way to its summary (its item index,
+/// scope, signatures and checked result), held outside the database.
+/// Salsa frees what it forgets on the one thread that holds the database
+/// mutably, between a run's parts of checking, while the other threads
+/// wait; a worker that holds these while it is forgotten is left the last
+/// reference, and frees them itself, in its next part, beside the check
+/// (as the trees are freed, `forget_syntax`).
+pub struct CheckingMemos {
+    _held: (Arc<ItemIndex>, Arc<Scope>, Arc<ModuleSigs>, Arc<CheckedModule>),
+}
+
+/// [`CheckingMemos`] of a module whose summary was just made.
+pub fn checking_memos(db: &dyn Db, program: Program, file: SourceFile) -> CheckingMemos {
+    CheckingMemos {
+        _held: (
+            item_index(db, file).clone(),
+            module_scope(db, program, file).clone(),
+            module_sigs(db, program, file).clone(),
+            check_module(db, program, file).clone(),
+        ),
+    }
+}
+
 /// Drops what checking each module kept on the way to its summary (item
 /// indexes, scopes, signatures, checked results): once every summary is
 /// made, the merge reads only them, and the summaries share the checked
@@ -202,18 +225,18 @@ pub fn forget_summaries(db: &mut dyn Db) {
 }
 
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn item_index(db: &dyn Db, file: SourceFile) -> ItemIndex {
-    ItemIndex::build(parse(db, file), file.file_id(db))
+pub fn item_index(db: &dyn Db, file: SourceFile) -> Arc<ItemIndex> {
+    Arc::new(ItemIndex::build(parse(db, file), file.file_id(db)))
 }
 
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn module_scope(db: &dyn Db, program: Program, file: SourceFile) -> Scope {
-    Scope::build(db, program, file)
+pub fn module_scope(db: &dyn Db, program: Program, file: SourceFile) -> Arc<Scope> {
+    Arc::new(Scope::build(db, program, file))
 }
 
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> ModuleSigs {
-    ModuleSigs::build(db, program, file)
+pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> Arc<ModuleSigs> {
+    Arc::new(ModuleSigs::build(db, program, file))
 }
 
 /// The refusal codes every module knows without looking at other user
@@ -264,8 +287,8 @@ pub struct CheckedModule {
 }
 
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
-    crate::check::check_module(db, program, file)
+pub fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> Arc<CheckedModule> {
+    Arc::new(crate::check::check_module(db, program, file))
 }
 
 #[salsa::tracked(returns(ref))]

@@ -279,7 +279,7 @@ impl<'a> Checker<'a> {
         if let Some(sigs) = self.other_sigs.borrow().get(module) {
             return *sigs;
         }
-        let sigs = self.module_file(module).map(|file| module_sigs(self.db, self.program, file));
+        let sigs = self.module_file(module).map(|file| &**module_sigs(self.db, self.program, file));
         self.other_sigs.borrow_mut().insert(module.into(), sigs);
         sigs
     }
