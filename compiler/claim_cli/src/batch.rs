@@ -351,10 +351,10 @@ fn run_timed<'p>(
                 claim_sema::db::forget_checking(db);
             }
             clock.phase("check");
+            // The summaries are kept until the exit: forgetting them freed
+            // ~2 MB on this one thread (1.3–1.8 ms) while the other waited
+            // for the facts to start.
             compile(&*db, l.program);
-            if opts.exit_after {
-                claim_sema::db::forget_summaries(db);
-            }
         });
         clock.phase("merge");
     }
@@ -453,7 +453,7 @@ fn run_timed<'p>(
                 limit: db.fact_time_limit,
                 texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
             };
-            db.world().expect_loads(&facts);
+            db.world().expect_loads(facts.len());
             if l.evicting {
                 db.world().read_ahead_loads(&facts, opts.jobs);
             }
@@ -676,7 +676,14 @@ type BindingTypes<'c> = rustc_hash::FxHashSet<&'c Ty>;
 /// lint then has nothing to read).
 fn binding_types(compiled: &claim_sema::Compiled) -> Option<BindingTypes<'_>> {
     let mut by_type: rustc_hash::FxHashMap<&Ty, bool> = Default::default();
+    // Neighbouring facts are mostly of one type (a module's receipts): the
+    // last type is compared before the map is hashed into.
+    let mut last: Option<&Ty> = None;
     for f in compiled.modules.values().flat_map(|m| m.facts.iter()) {
+        if last == Some(&f.ty) {
+            continue;
+        }
+        last = Some(&f.ty);
         by_type.entry(&f.ty).or_insert_with(|| claim_eval::evidence_lint::may_hold_bindings(&f.ty, &compiled.types));
     }
     let holds: BindingTypes<'_> = by_type.into_iter().filter_map(|(t, h)| h.then_some(t)).collect();

@@ -346,11 +346,13 @@ impl FsWorld {
         crate::par::map(&calls, jobs, |call| self.read_ahead(call));
     }
 
-    /// Makes room in the table of JSON files read for the receipts the
-    /// facts name by a literal `load("…")`: grown as the loads came, it
-    /// hashed every path again at each doubling, under its lock.
-    pub fn expect_loads(&self, facts: &[&claim_sema::hir::Fact]) {
-        let loads = facts.iter().filter(|f| literal_load(f).is_some()).count();
+    /// Makes room in the table of JSON files read for `loads` receipts
+    /// (a caller that knows no better gives the number of facts, most of
+    /// which load one): grown as the loads came, it hashed every path
+    /// again at each doubling, under its lock. (Counting the facts that
+    /// load took a pass over every fact, on the one thread, before the
+    /// facts started.)
+    pub fn expect_loads(&self, loads: usize) {
         if let Ok(mut c) = self.json_cache.lock() {
             let held = c.len();
             c.reserve(loads.saturating_sub(held));
