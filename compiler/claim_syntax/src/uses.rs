@@ -20,11 +20,19 @@ use crate::ast::{ItemKind, Module};
 
 /// The module paths of the lines that start with `use ` (after blanks),
 /// in the order of the lines: `use std.oci.{Tag}` names `std.oci`.
+///
+/// Found by searching the text for `use` (a vector search), each match
+/// then asked whether only blanks stand before it on its line: going
+/// through a module line by line was ~3 ms of a 1,000-module run's load.
 pub fn scan_uses(src: &str) -> Vec<String> {
+    let b = src.as_bytes();
     let mut out = Vec::new();
-    for line in src.lines() {
-        let line = line.trim_start_matches([' ', '\t']);
-        let Some(rest) = line.strip_prefix("use") else { continue };
+    for at in memchr::memmem::find_iter(b, b"use") {
+        let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |nl| nl + 1);
+        if !b[line_start..at].iter().all(|c| matches!(c, b' ' | b'\t')) {
+            continue;
+        }
+        let rest = &src[at + 3..];
         let rest_trimmed = rest.trim_start_matches([' ', '\t']);
         if rest_trimmed.len() == rest.len() {
             // `user`, `use_x`, or `use` alone: not a `use` item's start.
@@ -100,6 +108,70 @@ mod tests {
     #[test]
     fn words_that_only_begin_with_use_are_not_uses() {
         assert_eq!(scan_uses("user\nuse_x = 1\nuse\n/// use a.b\n// use c.d\n"), Vec::<String>::new());
+    }
+
+    /// The scan line by line, as it was written first: what `scan_uses`
+    /// must find.
+    fn by_lines(src: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for line in src.lines() {
+            let line = line.trim_start_matches([' ', '\t']);
+            let Some(rest) = line.strip_prefix("use") else { continue };
+            let rest_trimmed = rest.trim_start_matches([' ', '\t']);
+            if rest_trimmed.len() == rest.len() {
+                continue;
+            }
+            if let Some(path) = dotted_path(rest_trimmed) {
+                out.push(path.to_string());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_search_finds_what_reading_line_by_line_finds() {
+        // Texts made of pieces that sit at a line's start, after blanks,
+        // after other words, and across `\r\n` and a missing last newline.
+        let pieces = [
+            "use",
+            "use ",
+            "use\t",
+            "  use a.b",
+            "\tuse c",
+            "x use d.e",
+            "reuse f",
+            "user",
+            "use_g",
+            "\n",
+            "\r\n",
+            "\n\n",
+            " ",
+            "\t",
+            "a.b.c",
+            ".{T}",
+            "fact x: Int = 1",
+            "// use h",
+            "use  i.j.k",
+            "use\r\n",
+            "é use k",
+            "ûse l",
+            "\"use m\"",
+        ];
+        let mut seed: u64 = 0x9e3779b97f4a7c15;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let len = next(12);
+            let src: String = (0..len).map(|_| pieces[next(pieces.len())]).collect();
+            assert_eq!(scan_uses(&src), by_lines(&src), "{src:?}");
+        }
+        for src in ["use a", "\nuse a\n", "a\n  use b.c.{D}\n\tuse e\r\nuse f", "use", "useuse a", " use\tuse b"] {
+            assert_eq!(scan_uses(src), by_lines(src), "{src:?}");
+        }
     }
 
     #[test]
