@@ -528,21 +528,13 @@ fn run_timed<'p>(
     let mut groups: Vec<(usize, String)> = Vec::new();
     let mut frontiers: Vec<FrontierReport> = Vec::new();
     std::thread::scope(|s| {
-        // With one job, one thread: the lint runs after the witnesses.
-        let beside = if opts.deny_warnings || opts.jobs <= 1 {
-            None
-        } else {
-            std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, lint).ok()
-        };
+        // With one job, one thread: the lint runs after the witnesses. A
+        // lint that panicked panics here: the run's handler reports it
+        // (exit 101), never a run without its warnings.
+        let beside = crate::par::Beside::start(s, !opts.deny_warnings && opts.jobs > 1, lint);
         run_witnesses(opts, &loaded, &evaluators, &mut reports, &mut groups, &mut frontiers);
         if !opts.deny_warnings {
-            // A lint that panicked panics here: the run's handler reports
-            // it (exit 101), never a run without its warnings.
-            let found = match beside {
-                Some(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => lint(),
-            };
-            late = found;
+            late = beside.join();
         }
     });
     // Nothing reads a file's text through the shared sources from here on
@@ -589,7 +581,7 @@ fn run_timed<'p>(
         return out;
     }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
-    let out = report(&reports, &groups, &frontiers, &sources, opts, warnings);
+    let out = crate::human::report(&reports, &groups, &frontiers, &sources, opts, warnings);
     leave_if_exiting(opts, reports, evaluators, sources);
     out
 }
@@ -630,17 +622,9 @@ fn run_witnesses(
         // beside the witnesses, not after them on one thread while the
         // other core waits.
         let (ran, checked) = std::thread::scope(|s| {
-            let beside = (opts.jobs > 1)
-                .then(|| std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, check_all).ok())
-                .flatten();
+            let beside = crate::par::Beside::start(s, opts.jobs > 1, check_all);
             let ran = run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness);
-            // A check that panicked panics here: the run's handler reports
-            // it (exit 101).
-            let checked = match beside {
-                Some(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => check_all(),
-            };
-            (ran, checked)
+            (ran, beside.join())
         });
         // One project's reports are the list itself, not copied into it.
         if reports.is_empty() {
@@ -761,82 +745,4 @@ fn run_parallel(
     // reports are not copied into a second list.
     #[allow(clippy::filter_map_identity)]
     results.into_inner().unwrap_or_default().into_iter().filter_map(|r| r).collect()
-}
-
-fn report(
-    reports: &[WitnessReport],
-    groups: &[(usize, String)],
-    frontiers: &[FrontierReport],
-    sources: &Sources,
-    opts: &BatchOptions,
-    warnings: String,
-) -> Output {
-    // A line a witness, pushed rather than formatted: `writeln!` was most
-    // of the report (tens of thousands of lines, on one thread).
-    let mut out = String::with_capacity(reports.iter().map(|r| r.name.len() + 6).sum::<usize>() + 64);
-    for (i, r) in reports.iter().enumerate() {
-        // With several projects in one run, each one's witnesses under its name.
-        if let Some((_, name)) = groups.iter().find(|(start, _)| *start == i) {
-            let _ = writeln!(out, "{}== {name}", if i > 0 { "\n" } else { "" });
-        }
-        out.push_str(if r.passed() { "PASS " } else { "FAIL " });
-        out.push_str(&r.name);
-        out.push('\n');
-    }
-    let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_deref()).collect();
-    let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
-    let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
-    for d in failures.iter().chain(dissolved.iter()) {
-        out.push('\n');
-        out.push_str(&renderer.render(d));
-    }
-    for r in reports {
-        let wanted = match opts.explain {
-            Explain::Off => false,
-            Explain::Failures => !r.passed(),
-            Explain::All => true,
-        };
-        if !wanted {
-            continue;
-        }
-        let _ = writeln!(out, "\nexplain {} ({}):", r.name, if r.passed() { "passed" } else { "failed" });
-        if r.trace.is_empty() {
-            let _ = writeln!(out, "  (no function calls or requirements)");
-        }
-        for t in &r.trace {
-            let (line, _) = sources.line_col(t.loc.file, t.loc.span.start);
-            let text = match t.text.strip_prefix("require ") {
-                // Show the condition as written: `require n < 100 failed (…)`.
-                Some(rest) => {
-                    let src = sources.text(t.loc.file).get(t.loc.span.range()).unwrap_or("");
-                    let cond = src.trim_start_matches("require").split(" else").next().unwrap_or("").trim();
-                    format!("require {cond} {rest}")
-                }
-                None => t.text.clone(),
-            };
-            let text = claim_diagnostics::printable(&text);
-            let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
-        }
-    }
-    let open: Vec<&FrontierReport> = frontiers.iter().filter(|f| f.dissolved.is_none()).collect();
-    if !open.is_empty() {
-        let _ = writeln!(out, "\nopen frontiers:");
-        for f in &open {
-            let (line, _) = sources.line_col(f.loc.file, f.loc.span.start);
-            let text = claim_diagnostics::printable(&f.text);
-            let _ = writeln!(out, "  {} ({}:{line}): {text}", f.name, sources.name(f.loc.file));
-        }
-    }
-    let passed = reports.iter().filter(|r| r.passed()).count();
-    let failed = reports.len() - passed;
-    let mut summary = format!("{passed}/{} PASS", reports.len());
-    if failed > 0 {
-        let _ = write!(summary, ", {failed} FAIL");
-    }
-    if !dissolved.is_empty() {
-        let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
-    }
-    let _ = writeln!(out, "\n{summary}");
-    let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
-    Output { stdout: out, stderr: warnings, code }
 }

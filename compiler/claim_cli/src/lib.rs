@@ -11,6 +11,7 @@ pub mod fmt;
 pub mod formats;
 pub mod gittree;
 pub mod graph;
+mod human;
 pub mod lsp;
 pub mod merge;
 pub mod oci;

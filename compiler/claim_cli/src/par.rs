@@ -130,8 +130,56 @@ where
     let _ = std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, f);
 }
 
+/// Work done beside the calling thread's: on a scoped thread of its own
+/// where that pays (`on`), else (or where no thread can be started) on the
+/// caller's, when it is joined. A panic there panics the joining thread,
+/// which the run's handler reports (exit 101).
+pub struct Beside<'s, T, F> {
+    handle: Option<std::thread::ScopedJoinHandle<'s, T>>,
+    work: F,
+}
+
+impl<'s, T: Send + 's, F: FnOnce() -> T + Clone + Send + 's> Beside<'s, T, F> {
+    pub fn start<'e>(s: &'s std::thread::Scope<'s, 'e>, on: bool, work: F) -> Self {
+        let started = work.clone();
+        let handle =
+            on.then(|| std::thread::Builder::new().stack_size(crate::STACK_BYTES).spawn_scoped(s, started).ok());
+        Beside { handle: handle.flatten(), work }
+    }
+
+    /// What the work gave, done here if it was not started.
+    pub fn join(self) -> T {
+        match self.handle {
+            Some(h) => h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => (self.work)(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn work_beside_is_done_once_started_or_not() {
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        for on in [true, false] {
+            let got = std::thread::scope(|s| {
+                let work = || {
+                    calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    on
+                };
+                super::Beside::start(s, on, work).join()
+            });
+            assert_eq!(got, on);
+        }
+        assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 2, "once each");
+    }
+
+    #[test]
+    #[should_panic(expected = "beside")]
+    fn a_panic_beside_reaches_the_joining_thread() {
+        std::thread::scope(|s| super::Beside::start(s, true, || -> u8 { panic!("beside") }).join());
+    }
+
     #[test]
     fn map_keeps_the_items_order_on_any_number_of_threads() {
         let items: Vec<u64> = (0..1000).collect();

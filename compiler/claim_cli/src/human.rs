@@ -1,0 +1,121 @@
+//! The human report of a batch run (`claim_batch`'s default format): a
+//! line a witness, the failures' and dissolved frontiers' diagnostics,
+//! the `--explain` traces, the open frontiers and the summary line.
+
+use crate::batch::{BatchOptions, Explain};
+use crate::par::Beside;
+use crate::Output;
+use claim_diagnostics::{Diagnostic, Sources};
+use claim_eval::{FrontierReport, WitnessReport};
+use std::fmt::Write as _;
+
+/// The report of a run's witnesses and frontiers (`groups`: where each
+/// project's witnesses start, where a run has several), with the warnings
+/// for standard error.
+pub(crate) fn report(
+    reports: &[WitnessReport],
+    groups: &[(usize, String)],
+    frontiers: &[FrontierReport],
+    sources: &Sources,
+    opts: &BatchOptions,
+    warnings: String,
+) -> Output {
+    // The open frontiers' lines (each asks its module for a line number,
+    // counting its newlines) are written on a second thread meanwhile.
+    std::thread::scope(|s| {
+        let open_frontiers = Beside::start(s, opts.jobs > 1 && frontiers.len() >= BESIDE_FRONTIERS, || {
+            open_frontiers(frontiers, sources)
+        });
+        report_with(reports, groups, frontiers, sources, opts, warnings, open_frontiers)
+    })
+}
+
+/// The open frontiers' block of the report (empty where none is open).
+fn open_frontiers(frontiers: &[FrontierReport], sources: &Sources) -> String {
+    let mut out = String::new();
+    let open: Vec<&FrontierReport> = frontiers.iter().filter(|f| f.dissolved.is_none()).collect();
+    if !open.is_empty() {
+        let _ = writeln!(out, "\nopen frontiers:");
+        for f in &open {
+            let (line, _) = sources.line_col(f.loc.file, f.loc.span.start);
+            let text = claim_diagnostics::printable(&f.text);
+            let _ = writeln!(out, "  {} ({}:{line}): {text}", f.name, sources.name(f.loc.file));
+        }
+    }
+    out
+}
+
+/// Fewer open frontiers than this are written on the report's own thread:
+/// a thread costs more to start than they take.
+const BESIDE_FRONTIERS: usize = 64;
+
+fn report_with<'s>(
+    reports: &[WitnessReport],
+    groups: &[(usize, String)],
+    frontiers: &[FrontierReport],
+    sources: &Sources,
+    opts: &BatchOptions,
+    warnings: String,
+    open_frontiers: Beside<'s, String, impl FnOnce() -> String + Clone + Send + 's>,
+) -> Output {
+    // A line a witness, pushed rather than formatted: `writeln!` was most
+    // of the report (tens of thousands of lines, on one thread).
+    let mut out = String::with_capacity(reports.iter().map(|r| r.name.len() + 6).sum::<usize>() + 64);
+    for (i, r) in reports.iter().enumerate() {
+        // With several projects in one run, each one's witnesses under its name.
+        if let Some((_, name)) = groups.iter().find(|(start, _)| *start == i) {
+            let _ = writeln!(out, "{}== {name}", if i > 0 { "\n" } else { "" });
+        }
+        out.push_str(if r.passed() { "PASS " } else { "FAIL " });
+        out.push_str(&r.name);
+        out.push('\n');
+    }
+    let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_deref()).collect();
+    let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
+    let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
+    for d in failures.iter().chain(dissolved.iter()) {
+        out.push('\n');
+        out.push_str(&renderer.render(d));
+    }
+    for r in reports {
+        let wanted = match opts.explain {
+            Explain::Off => false,
+            Explain::Failures => !r.passed(),
+            Explain::All => true,
+        };
+        if !wanted {
+            continue;
+        }
+        let _ = writeln!(out, "\nexplain {} ({}):", r.name, if r.passed() { "passed" } else { "failed" });
+        if r.trace.is_empty() {
+            let _ = writeln!(out, "  (no function calls or requirements)");
+        }
+        for t in &r.trace {
+            let (line, _) = sources.line_col(t.loc.file, t.loc.span.start);
+            let text = match t.text.strip_prefix("require ") {
+                // Show the condition as written: `require n < 100 failed (…)`.
+                Some(rest) => {
+                    let src = sources.text(t.loc.file).get(t.loc.span.range()).unwrap_or("");
+                    let cond = src.trim_start_matches("require").split(" else").next().unwrap_or("").trim();
+                    format!("require {cond} {rest}")
+                }
+                None => t.text.clone(),
+            };
+            let text = claim_diagnostics::printable(&text);
+            let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
+        }
+    }
+    out.push_str(&open_frontiers.join());
+    let passed = reports.iter().filter(|r| r.passed()).count();
+    let failed = reports.len() - passed;
+    let mut summary = format!("{passed}/{} PASS", reports.len());
+    if failed > 0 {
+        let _ = write!(summary, ", {failed} FAIL");
+    }
+    if !dissolved.is_empty() {
+        let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
+    }
+    let _ = writeln!(out, "\n{summary}");
+    let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
+    Output { stdout: out, stderr: warnings, code }
+}
