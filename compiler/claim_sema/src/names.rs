@@ -28,8 +28,8 @@ pub struct ModuleNames {
     /// The refusal codes it declares, and those it refuses with.
     pub declared_codes: Vec<Arc<str>>,
     pub refused: Vec<Arc<str>>,
-    /// Names of other modules it reads, and its own facts and functions
-    /// that nothing in it reads.
+    /// Names of other modules it reads (outside the standard library),
+    /// and its own facts and functions that nothing in it reads.
     pub reads_elsewhere: Vec<GlobalName>,
     pub unread_here: Vec<GlobalName>,
 }
@@ -44,7 +44,10 @@ pub fn module_names(db: &dyn Db, program: Program, file: SourceFile) -> ModuleNa
         frontier_keys: s.frontiers.iter().map(|f| f.2).collect(),
         declared_codes: s.refusals.iter().map(|r| r.code.clone()).collect(),
         refused: s.refused.clone(),
-        reads_elsewhere: s.reads_elsewhere.clone(),
+        // Only names outside the standard library are ever asked about
+        // (`program_names`' unread facts and functions): a program's
+        // modules read a few of its functions each, thousands in all.
+        reads_elsewhere: s.reads_elsewhere.iter().filter(|g| !crate::db::is_std_module(&g.module)).cloned().collect(),
         unread_here: s.unread_here.clone(),
     }
 }
