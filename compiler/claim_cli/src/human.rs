@@ -26,7 +26,66 @@ pub(crate) fn report(
         let open_frontiers = Beside::start(s, opts.jobs > 1 && frontiers.len() >= BESIDE_FRONTIERS, || {
             open_frontiers(frontiers, sources)
         });
-        report_with(reports, groups, frontiers, sources, opts, warnings, open_frontiers)
+        // A line a witness, pushed rather than formatted: `writeln!` was most
+        // of the report (tens of thousands of lines, on one thread).
+        let mut out = String::with_capacity(reports.iter().map(|r| r.name.len() + 6).sum::<usize>() + 64);
+        for (i, r) in reports.iter().enumerate() {
+            // With several projects in one run, each one's witnesses under its name.
+            if let Some((_, name)) = groups.iter().find(|(start, _)| *start == i) {
+                let _ = writeln!(out, "{}== {name}", if i > 0 { "\n" } else { "" });
+            }
+            out.push_str(if r.passed() { "PASS " } else { "FAIL " });
+            out.push_str(&r.name);
+            out.push('\n');
+        }
+        let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_deref()).collect();
+        let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
+        let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
+        for d in failures.iter().chain(dissolved.iter()) {
+            out.push('\n');
+            out.push_str(&renderer.render(d));
+        }
+        for r in reports {
+            let wanted = match opts.explain {
+                Explain::Off => false,
+                Explain::Failures => !r.passed(),
+                Explain::All => true,
+            };
+            if !wanted {
+                continue;
+            }
+            let _ = writeln!(out, "\nexplain {} ({}):", r.name, if r.passed() { "passed" } else { "failed" });
+            if r.trace.is_empty() {
+                let _ = writeln!(out, "  (no function calls or requirements)");
+            }
+            for t in &r.trace {
+                let (line, _) = sources.line_col(t.loc.file, t.loc.span.start);
+                let text = match t.text.strip_prefix("require ") {
+                    // Show the condition as written: `require n < 100 failed (…)`.
+                    Some(rest) => {
+                        let src = sources.text(t.loc.file).get(t.loc.span.range()).unwrap_or("");
+                        let cond = src.trim_start_matches("require").split(" else").next().unwrap_or("").trim();
+                        format!("require {cond} {rest}")
+                    }
+                    None => t.text.clone(),
+                };
+                let text = claim_diagnostics::printable(&text);
+                let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
+            }
+        }
+        out.push_str(&open_frontiers.join());
+        let passed = reports.iter().filter(|r| r.passed()).count();
+        let failed = reports.len() - passed;
+        let mut summary = format!("{passed}/{} PASS", reports.len());
+        if failed > 0 {
+            let _ = write!(summary, ", {failed} FAIL");
+        }
+        if !dissolved.is_empty() {
+            let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
+        }
+        let _ = writeln!(out, "\n{summary}");
+        let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
+        Output { stdout: out, stderr: warnings, code }
     })
 }
 
@@ -48,74 +107,3 @@ fn open_frontiers(frontiers: &[FrontierReport], sources: &Sources) -> String {
 /// Fewer open frontiers than this are written on the report's own thread:
 /// a thread costs more to start than they take.
 const BESIDE_FRONTIERS: usize = 64;
-
-fn report_with<'s>(
-    reports: &[WitnessReport],
-    groups: &[(usize, String)],
-    frontiers: &[FrontierReport],
-    sources: &Sources,
-    opts: &BatchOptions,
-    warnings: String,
-    open_frontiers: Beside<'s, String, impl FnOnce() -> String + Clone + Send + 's>,
-) -> Output {
-    // A line a witness, pushed rather than formatted: `writeln!` was most
-    // of the report (tens of thousands of lines, on one thread).
-    let mut out = String::with_capacity(reports.iter().map(|r| r.name.len() + 6).sum::<usize>() + 64);
-    for (i, r) in reports.iter().enumerate() {
-        // With several projects in one run, each one's witnesses under its name.
-        if let Some((_, name)) = groups.iter().find(|(start, _)| *start == i) {
-            let _ = writeln!(out, "{}== {name}", if i > 0 { "\n" } else { "" });
-        }
-        out.push_str(if r.passed() { "PASS " } else { "FAIL " });
-        out.push_str(&r.name);
-        out.push('\n');
-    }
-    let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_deref()).collect();
-    let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
-    let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
-    for d in failures.iter().chain(dissolved.iter()) {
-        out.push('\n');
-        out.push_str(&renderer.render(d));
-    }
-    for r in reports {
-        let wanted = match opts.explain {
-            Explain::Off => false,
-            Explain::Failures => !r.passed(),
-            Explain::All => true,
-        };
-        if !wanted {
-            continue;
-        }
-        let _ = writeln!(out, "\nexplain {} ({}):", r.name, if r.passed() { "passed" } else { "failed" });
-        if r.trace.is_empty() {
-            let _ = writeln!(out, "  (no function calls or requirements)");
-        }
-        for t in &r.trace {
-            let (line, _) = sources.line_col(t.loc.file, t.loc.span.start);
-            let text = match t.text.strip_prefix("require ") {
-                // Show the condition as written: `require n < 100 failed (…)`.
-                Some(rest) => {
-                    let src = sources.text(t.loc.file).get(t.loc.span.range()).unwrap_or("");
-                    let cond = src.trim_start_matches("require").split(" else").next().unwrap_or("").trim();
-                    format!("require {cond} {rest}")
-                }
-                None => t.text.clone(),
-            };
-            let text = claim_diagnostics::printable(&text);
-            let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
-        }
-    }
-    out.push_str(&open_frontiers.join());
-    let passed = reports.iter().filter(|r| r.passed()).count();
-    let failed = reports.len() - passed;
-    let mut summary = format!("{passed}/{} PASS", reports.len());
-    if failed > 0 {
-        let _ = write!(summary, ", {failed} FAIL");
-    }
-    if !dissolved.is_empty() {
-        let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
-    }
-    let _ = writeln!(out, "\n{summary}");
-    let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
-    Output { stdout: out, stderr: warnings, code }
-}

@@ -32,17 +32,21 @@ pub fn scan_uses(src: &str) -> Vec<String> {
         if !b[line_start..at].iter().all(|c| matches!(c, b' ' | b'\t')) {
             continue;
         }
-        let rest = &src[at + 3..];
-        let rest_trimmed = rest.trim_start_matches([' ', '\t']);
-        if rest_trimmed.len() == rest.len() {
-            // `user`, `use_x`, or `use` alone: not a `use` item's start.
-            continue;
-        }
-        if let Some(path) = dotted_path(rest_trimmed) {
+        if let Some(path) = used_path(&src[at + 3..]) {
             out.push(path.to_string());
         }
     }
     out
+}
+
+/// The path a `use` at the start of a line names, from what follows the
+/// word: none where no blank follows it (`user`, `use_x`, `use` alone).
+fn used_path(rest: &str) -> Option<&str> {
+    let trimmed = rest.trim_start_matches([' ', '\t']);
+    if trimmed.len() == rest.len() {
+        return None;
+    }
+    dotted_path(trimmed)
 }
 
 /// The longest `ident(.ident)*` at the start of `s`.
@@ -116,12 +120,7 @@ mod tests {
         let mut out = Vec::new();
         for line in src.lines() {
             let line = line.trim_start_matches([' ', '\t']);
-            let Some(rest) = line.strip_prefix("use") else { continue };
-            let rest_trimmed = rest.trim_start_matches([' ', '\t']);
-            if rest_trimmed.len() == rest.len() {
-                continue;
-            }
-            if let Some(path) = dotted_path(rest_trimmed) {
+            if let Some(path) = line.strip_prefix("use").and_then(used_path) {
                 out.push(path.to_string());
             }
         }
