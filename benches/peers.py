@@ -21,6 +21,15 @@ shared host it is seconds in a contended hour and near zero in a quiet
 one; compare runs with little). Every run must pass every check (the counts are compared), so a
 tool that silently did less would be caught. Installs what is missing:
 regorus (cargo install, into target/peers) and pytest (pip).
+
+Right before each timed run, every file of that tool's own inputs (its
+folder of the corpus) and its executable are read once, untimed (as
+hyperfine's `--prepare` would): each tool then starts from the same page
+cache, whichever ran before it. Without this a tool's run follows the
+previous tool's (claim's follow pytest's 54-second runs, regorus's follow
+claim's quarter-second ones), and a host that evicts files meanwhile (this
+project's machine does: docs/performance.md) costs most the tool that
+reads the most files. `--no-warm` measures without it.
 """
 import argparse
 import os
@@ -71,6 +80,20 @@ def run(cmd, cwd):
     return wall, out.decode()
 
 
+def warm(paths):
+    """Reads every file under each path once (the page cache then holds
+    them, as far as it will)."""
+    for top in paths:
+        files = [top] if os.path.isfile(top) else (os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs)
+        for f in files:
+            try:
+                with open(f, "rb") as h:
+                    while h.read(1 << 20):
+                        pass
+            except OSError:
+                pass
+
+
 def peak_rss_mb(cmd, cwd):
     """Peak RSS of one run, from the rusage of that one child."""
     pid = os.fork()
@@ -89,10 +112,17 @@ def tools(corpus):
     policies = sorted(f for f in os.listdir(rego) if f.endswith(".rego"))
     query = 'count([1 | some p; startswith(p, "m"); some k; startswith(k, "test_"); data[p][k] == true])'
     regorus = [REGORUS, "eval", "-d", "data.json"] + [a for f in policies for a in ("-d", f)] + [query]
+    # Each tool: its command, its working folder, and what it reads (its
+    # executable and its folder of the corpus), read before each timed run
+    # unless `--no-warm`.
     return {
-        "claim": ([CLAIM, "--entry", os.path.join(corpus, "claim")], corpus),
-        "regorus": (regorus, rego),
-        "pytest": ([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "pytest"], corpus),
+        "claim": ([CLAIM, "--entry", os.path.join(corpus, "claim")], corpus, [CLAIM, os.path.join(corpus, "claim")]),
+        "regorus": (regorus, rego, [REGORUS, rego]),
+        "pytest": (
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "pytest"],
+            corpus,
+            [sys.executable, os.path.join(corpus, "pytest")],
+        ),
     }
 
 
@@ -133,6 +163,12 @@ def main():
     ap.add_argument("--tools", nargs="+", default=["claim", "regorus", "pytest"])
     ap.add_argument("--profile", default="dist", help="cargo profile claim is built with (release: as the tests build it)")
     ap.add_argument("--pgo", action="store_true", help="measure scripts/build-dist's binary (dist with profile-guided optimisation)")
+    ap.add_argument(
+        "--no-warm",
+        dest="warm",
+        action="store_false",
+        help="do not read each tool's inputs right before its timed runs (see above)",
+    )
     args = ap.parse_args()
     global PROFILE_DIR, CLAIM
     PROFILE_DIR = "debug" if args.profile == "dev" else args.profile
@@ -147,7 +183,9 @@ def main():
         stolen = {k: [] for k in ts}
         counts = {}
         for _ in range(args.rounds):
-            for name, (cmd, cwd) in ts.items():
+            for name, (cmd, cwd, reads) in ts.items():
+                if args.warm:
+                    warm(reads)
                 before = steal_seconds()
                 wall, out = run(cmd, cwd)
                 after = steal_seconds()
@@ -159,13 +197,14 @@ def main():
         for name, (n_pass, _) in counts.items():
             if total is not None and n_pass != total:
                 sys.exit(f"{name} passed {n_pass} checks of {total} at {n} modules")
-        rss = {name: peak_rss_mb(cmd, cwd) for name, (cmd, cwd) in ts.items()}
+        rss = {name: peak_rss_mb(cmd, cwd) for name, (cmd, cwd, _) in ts.items()}
         med = {k: statistics.median(v) for k, v in walls.items()}
         for name in ts:
             ratio = med[name] / med["claim"] if "claim" in med else float("nan")
             steal = f"{statistics.median(stolen[name]):.2f} s" if stolen[name] else "n/a"
             rows.append((n, total, name, med[name], min(walls[name]), rss[name], ratio, steal))
     print(f"claim built with --profile {'dist and PGO (scripts/build-dist)' if args.pgo else args.profile}")
+    print("each tool's inputs read right before each of its timed runs" if args.warm else "no warming (--no-warm)")
     print(f"| modules | checks | tool | wall (median of {args.rounds}) | best | peak RSS | time / claim's | host steal |")
     print("| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for n, total, name, m, best, r, ratio, steal in rows:
