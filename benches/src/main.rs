@@ -5,7 +5,7 @@
 //!   claim_bench sha256 [--mib 1024] [--rounds 5]     file_sha256 vs `openssl dgst -sha256`
 //!   claim_bench git-tree [--files 50000] [--rounds 5] git_tree vs `git add -A && git write-tree`
 //!   claim_bench read-floor DIR [--jobs 2]           every file under DIR read once, nothing else
-//!   claim_bench parse DIR                            the parser alone over every `.claim` file under DIR
+//!   claim_bench parse DIR                            the parser (and the lexer) alone over every `.claim` file under DIR
 //!   claim_bench corpus --modules N [--seed 1] [--out DIR]  the generated corpus (claim/, rego/, pytest/)
 
 use std::path::{Path, PathBuf};
@@ -265,6 +265,14 @@ fn main() {
             }
             let m = median(times);
             println!("parse {} files, {bytes} bytes: median {:.3} s ({:.1} MB/s)", texts.len(), m.as_secs_f64(), bytes as f64 / 1e6 / m.as_secs_f64());
+            // The lexer alone (the tokens the parser reads), the same rounds.
+            let mut times = Vec::new();
+            for _ in 0..rounds {
+                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::lexer::lex(t).tokens.len()).sum::<usize>());
+                times.push(d);
+            }
+            let l = median(times);
+            println!("  of which lexing: median {:.4} s ({:.1} MB/s)", l.as_secs_f64(), bytes as f64 / 1e6 / l.as_secs_f64());
         }
         Some("read-floor") => {
             // Every file under a folder read once, on `--jobs` threads with
