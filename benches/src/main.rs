@@ -268,7 +268,7 @@ fn main() {
             // The lexer alone (the tokens the parser reads), the same rounds.
             let mut times = Vec::new();
             for _ in 0..rounds {
-                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::lexer::lex(t).tokens.len()).sum::<usize>());
+                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::lexer::lex_compact(t).toks.len()).sum::<usize>());
                 times.push(d);
             }
             let l = median(times);

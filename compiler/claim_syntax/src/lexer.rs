@@ -2,15 +2,16 @@
 //! literals, whose `{…}` interpolations hold whole expressions (including
 //! other text literals and braces) and so cannot be one regular token.
 //!
-//! Lexing never fails: anything unreadable becomes `Token::Error` plus a
+//! Lexing never fails: anything unreadable becomes an `Error` token plus a
 //! `SyntaxError`, so the parser can go on and report more.
 
+use crate::compact::{Compact, Tok};
 use crate::error::SyntaxError;
 use crate::span::Span;
 use crate::token::{DigestKind, Keyword, RawToken, Token};
 use logos::Logos;
 
-/// The result of lexing one file.
+/// The result of lexing one file, as owned tokens.
 #[derive(Debug, Default)]
 pub struct Lexed {
     pub tokens: Vec<(Token, Span)>,
@@ -22,14 +23,21 @@ pub struct Lexed {
     pub errors: Vec<SyntaxError>,
 }
 
+/// Lexes `src` into owned tokens.
 pub fn lex(src: &str) -> Lexed {
+    lex_compact(src).expand()
+}
+
+/// Lexes `src` into tokens of eight bytes and their values beside them
+/// (what the parser reads; see `compact.rs`).
+pub fn lex_compact(src: &str) -> Compact {
     // Sized for the usual density (a token per four to five bytes of
     // code): growing the list as it went copied it a dozen times, a
     // fourteenth of the parse. The list lives only as long as the parse;
     // past a million tokens (a file of megabytes, perhaps all comment) it
     // grows as it needs instead of reserving for a density it may not have.
-    let tokens = Vec::with_capacity((src.len() / 4 + 8).min(1 << 20));
-    let mut lx = Lexer { src, pos: 0, out: Lexed { tokens, ..Lexed::default() } };
+    let toks = Vec::with_capacity((src.len() / 4 + 8).min(1 << 20));
+    let mut lx = Lexer { src, pos: 0, out: Compact { toks, ..Compact::default() } };
     lx.code(false);
     lx.out
 }
@@ -37,12 +45,17 @@ pub fn lex(src: &str) -> Lexed {
 struct Lexer<'s> {
     src: &'s str,
     pos: usize,
-    out: Lexed,
+    out: Compact,
 }
 
 impl<'s> Lexer<'s> {
-    fn push(&mut self, tok: Token, start: usize, end: usize) {
-        self.out.tokens.push((tok, Span::new(start, end)));
+    fn push(&mut self, tok: Tok, start: usize, end: usize) {
+        self.out.toks.push((tok, Span::new(start, end)));
+    }
+
+    /// The index the next value of `list` will have.
+    fn next_index<T>(list: &[T]) -> u32 {
+        u32::try_from(list.len()).unwrap_or(u32::MAX)
     }
 
     fn error(&mut self, e: SyntaxError) {
@@ -64,8 +77,8 @@ impl<'s> Lexer<'s> {
                 let tok = match res {
                     Err(()) => {
                         // A run of unreadable characters is one error.
-                        if let (Some(last), Some((Token::Error, prev))) =
-                            (self.out.errors.last_mut(), self.out.tokens.last_mut())
+                        if let (Some(last), Some((Tok::Error, prev))) =
+                            (self.out.errors.last_mut(), self.out.toks.last_mut())
                         {
                             if last.code == "E0002" && last.span.end as usize == start && prev.end as usize == start {
                                 last.span.end = end as u32;
@@ -84,7 +97,7 @@ impl<'s> Lexer<'s> {
                             format!("unexpected character `{}`", ch.escape_default()),
                             "not part of any token",
                         ));
-                        Token::Error
+                        Tok::Error
                     }
                     Ok(RawToken::Comment) => {
                         self.out.comments.push((Span::new(start, end), slice.trim_end().to_string()));
@@ -98,32 +111,36 @@ impl<'s> Lexer<'s> {
                         continue;
                     }
                     Ok(RawToken::Quote) => {
-                        self.push(Token::StrStart, start, end);
+                        self.push(Tok::StrStart, start, end);
                         self.pos = end;
                         self.text(start);
                         continue 'restart;
                     }
                     Ok(RawToken::LBrace) => {
                         depth += 1;
-                        Token::Punct("{")
+                        Tok::Punct(RawToken::LBrace)
                     }
                     Ok(RawToken::RBrace) => {
                         if interpolation && depth == 0 {
-                            self.push(Token::InterpClose, start, end);
+                            self.push(Tok::InterpClose, start, end);
                             self.pos = end;
                             return;
                         }
                         depth = depth.saturating_sub(1);
-                        Token::Punct("}")
+                        Tok::Punct(RawToken::RBrace)
                     }
                     Ok(RawToken::Ident) => match Keyword::lookup(slice) {
-                        Some(kw) => Token::Kw(kw),
-                        None => Token::Ident(crate::ast::Name::new(slice)),
+                        Some(kw) => Tok::Kw(kw),
+                        None => {
+                            let i = Self::next_index(&self.out.pay.names);
+                            self.out.pay.names.push(crate::ast::Name::new(slice));
+                            Tok::Ident(i)
+                        }
                     },
                     Ok(RawToken::Number) => self.number(slice, start, end),
                     Ok(RawToken::Sha256Lit) => self.digest(DigestKind::Sha256, slice, start, end),
                     Ok(RawToken::Sha1Lit) => self.digest(DigestKind::Sha1, slice, start, end),
-                    Ok(p) => Token::Punct(punct(p)),
+                    Ok(p) => Tok::Punct(p),
                 };
                 self.push(tok, start, end);
             }
@@ -135,7 +152,7 @@ impl<'s> Lexer<'s> {
                     "unterminated interpolation in text literal",
                     "this `{` is never closed",
                 ));
-                self.push(Token::InterpClose, self.pos, self.pos);
+                self.push(Tok::InterpClose, self.pos, self.pos);
             }
             return;
         }
@@ -158,14 +175,14 @@ impl<'s> Lexer<'s> {
                     )
                     .with_help("close the text with `\"`"),
                 );
-                self.push(Token::StrEnd, self.pos, self.pos);
+                self.push(Tok::StrEnd, self.pos, self.pos);
                 return;
             };
             let at = self.pos;
             match c {
                 '"' => {
                     self.flush(&mut chunk, chunk_start);
-                    self.push(Token::StrEnd, at, at + 1);
+                    self.push(Tok::StrEnd, at, at + 1);
                     self.pos = at + 1;
                     return;
                 }
@@ -186,7 +203,7 @@ impl<'s> Lexer<'s> {
                 }
                 '{' => {
                     self.flush(&mut chunk, chunk_start);
-                    self.push(Token::InterpOpen, at, at + 1);
+                    self.push(Tok::InterpOpen, at, at + 1);
                     self.pos = at + 1;
                     self.code(true);
                     chunk_start = self.pos;
@@ -218,8 +235,9 @@ impl<'s> Lexer<'s> {
 
     fn flush(&mut self, chunk: &mut String, start: usize) {
         if !chunk.is_empty() {
-            let text = std::mem::take(chunk);
-            self.push(Token::StrChunk(text), start, self.pos);
+            let i = Self::next_index(&self.out.pay.texts);
+            self.out.pay.texts.push(std::mem::take(chunk));
+            self.push(Tok::StrChunk(i), start, self.pos);
         }
     }
 
@@ -279,7 +297,7 @@ impl<'s> Lexer<'s> {
         (None, len)
     }
 
-    fn number(&mut self, slice: &str, start: usize, end: usize) -> Token {
+    fn number(&mut self, slice: &str, start: usize, end: usize) -> Tok {
         let split = slice.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(slice.len());
         let (digits, unit) = slice.split_at(split);
         let clean: String = digits.chars().filter(|c| *c != '_').collect();
@@ -289,10 +307,10 @@ impl<'s> Lexer<'s> {
                 SyntaxError::new("E0006", span, "integer literal out of range", "does not fit in a 64-bit signed Int")
                     .with_help("the largest Int is 9223372036854775807"),
             );
-            return Token::Error;
+            return Tok::Error;
         };
         let factor: i64 = match unit {
-            "" => return Token::Int(n),
+            "" => return self.number_tok(n, Tok::Int),
             "ms" => 1,
             "s" => 1_000,
             "min" => 60_000,
@@ -305,11 +323,11 @@ impl<'s> Lexer<'s> {
                             "the duration units are `ms`, `s`, `min`, `h` and `d`, written right after the number",
                         ),
                 );
-                return Token::Error;
+                return Tok::Error;
             }
         };
         match n.checked_mul(factor) {
-            Some(ms) => Token::Duration(ms),
+            Some(ms) => self.number_tok(ms, Tok::Duration),
             None => {
                 self.error(SyntaxError::new(
                     "E0006",
@@ -317,19 +335,31 @@ impl<'s> Lexer<'s> {
                     "duration literal out of range",
                     "more milliseconds than a 64-bit signed Int holds",
                 ));
-                Token::Error
+                Tok::Error
             }
         }
     }
 
-    fn digest(&mut self, kind: DigestKind, slice: &str, start: usize, end: usize) -> Token {
+    fn number_tok(&mut self, n: i64, tok: fn(u32) -> Tok) -> Tok {
+        let i = Self::next_index(&self.out.pay.numbers);
+        self.out.pay.numbers.push(n);
+        tok(i)
+    }
+
+    fn digest_tok(&mut self, kind: DigestKind, hex: &str) -> Tok {
+        let i = Self::next_index(&self.out.pay.texts);
+        self.out.pay.texts.push(hex.to_string());
+        Tok::Digest(kind, i)
+    }
+
+    fn digest(&mut self, kind: DigestKind, slice: &str, start: usize, end: usize) -> Tok {
         let body = &slice[kind.prefix().len() + 1..];
         let span = Span::new(start, end);
         let want = kind.hex_len();
         // The usual literal, checked byte by byte in one pass; anything
         // else is looked at again to say what is wrong with it.
         if body.len() == want && body.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
-            return Token::Digest(kind, body.to_string());
+            return self.digest_tok(kind, body);
         }
         let problem = if let Some(c) = body.chars().find(|c| c.is_ascii_uppercase() && c.is_ascii_hexdigit()) {
             Some(format!("uppercase hex digit `{c}`; digest literals are lowercase"))
@@ -341,7 +371,7 @@ impl<'s> Lexer<'s> {
             None
         };
         match problem {
-            None => Token::Digest(kind, body.to_string()),
+            None => self.digest_tok(kind, body),
             Some(label) => {
                 let mut e =
                     SyntaxError::new("E0005", span, format!("malformed {} digest literal", kind.prefix()), label);
@@ -361,41 +391,9 @@ impl<'s> Lexer<'s> {
                     ));
                 }
                 self.error(e);
-                Token::Error
+                Tok::Error
             }
         }
-    }
-}
-
-fn punct(t: RawToken) -> &'static str {
-    match t {
-        RawToken::LParen => "(",
-        RawToken::RParen => ")",
-        RawToken::LBrace => "{",
-        RawToken::RBrace => "}",
-        RawToken::LBracket => "[",
-        RawToken::RBracket => "]",
-        RawToken::Comma => ",",
-        RawToken::Semi => ";",
-        RawToken::Colon => ":",
-        RawToken::Dot => ".",
-        RawToken::DotDot => "..",
-        RawToken::Assign => "=",
-        RawToken::EqEq => "==",
-        RawToken::NotEq => "!=",
-        RawToken::Lt => "<",
-        RawToken::Le => "<=",
-        RawToken::Gt => ">",
-        RawToken::Ge => ">=",
-        RawToken::Plus => "+",
-        RawToken::PlusPlus => "++",
-        RawToken::Minus => "-",
-        RawToken::Star => "*",
-        RawToken::Slash => "/",
-        RawToken::FatArrow => "=>",
-        RawToken::Arrow => "->",
-        RawToken::At => "@",
-        _ => "?",
     }
 }
 

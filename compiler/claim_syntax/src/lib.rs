@@ -2,6 +2,7 @@
 //! Pure: no IO.
 
 pub mod ast;
+pub mod compact;
 pub mod depth;
 pub mod error;
 pub mod hex;

@@ -101,7 +101,9 @@ pub enum RawToken {
     At,
 }
 
-/// The tokens the parser consumes.
+/// Owned tokens: what the chumsky grammar, the formatter and the editor
+/// read. The lexer stores tokens smaller (`compact.rs`), and the descent,
+/// which parses nearly every item, reads those.
 #[derive(Clone, Debug, Eq)]
 pub enum Token {
     Ident(crate::ast::Name),

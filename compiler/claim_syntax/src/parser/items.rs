@@ -12,7 +12,7 @@ use crate::ast::{
 use crate::token::{Keyword, Token};
 use chumsky::prelude::*;
 
-const ITEM_START: [Keyword; 9] = [
+pub(crate) const ITEM_START: [Keyword; 9] = [
     Keyword::Use,
     Keyword::Newtype,
     Keyword::Record,
@@ -164,11 +164,4 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<
         .map_with(|kind, e| Item { kind, span: e.span().into(), docs: Vec::new() })
         .labelled("item")
         .then_ignore(end())
-}
-
-/// Whether a token starts an item. These keywords never occur inside an
-/// expression, so the token stream can be cut into items at them before
-/// parsing: a broken item then cannot swallow the items after it.
-pub(crate) fn starts_item(t: &Token) -> bool {
-    matches!(t, Token::Kw(k) if ITEM_START.contains(k))
 }

@@ -11,10 +11,11 @@ mod patterns;
 mod types;
 
 use crate::ast::{Item, ItemKind, Module};
+use crate::compact::{Compact, Payload, Tok};
 use crate::error::SyntaxError;
-use crate::lexer::lex;
+use crate::lexer::{lex, lex_compact};
 use crate::span::Span;
-use crate::token::Token;
+use crate::token::{RawToken, Token};
 use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
@@ -73,11 +74,7 @@ pub fn parse_module_by_combinators(src: &str) -> Parsed {
 }
 
 fn parse(src: &str, descent_first: bool) -> Parsed {
-    let lexed = lex(src);
-    // Chumsky's spans are converted to only for an item the descent does
-    // not read: most files never need them.
-    let mut tokens = lexed.tokens;
-    let mut errors = lexed.errors;
+    let Compact { toks: tokens, mut pay, docs, mut errors, .. } = lex_compact(src);
     let mut errs = Vec::new();
     let mut module = Module::default();
     // For items the descent gives up on: chumsky's tokens, lexed afresh
@@ -87,15 +84,16 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     let mut fast = None;
     let mut rich = None;
     for chunk in item_chunks(&tokens) {
-        let slice = &mut tokens[chunk.clone()];
+        let slice = &tokens[chunk.clone()];
         let (Some(first), Some(last)) = (slice.first(), slice.last()) else {
             continue;
         };
         let span = Span { start: first.1.start, end: last.1.end };
         let last_end = last.1.end as usize;
-        if !items::starts_item(&first.0) && first.0 != Token::Punct("@") {
+        if !starts_item(&first.0) && first.0 != Tok::Punct(RawToken::At) {
+            let what = describe(&pay.token(first.0));
             errors.push(
-                SyntaxError::new("E0011", span, format!("unexpected {} at the top level", describe(&first.0)), "expected an item")
+                SyntaxError::new("E0011", span, format!("unexpected {what} at the top level"), "expected an item")
                     .with_help("a file is a sequence of items: `use`, `newtype`, `record`, `enum`, `refusal`, `fact`, `fn`, `witness`, `frontier`"),
             );
             continue;
@@ -106,22 +104,20 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
         // fuzzed 9 KB item took 15 s). Such an item gets one precise error
         // instead of a recovered parse.
         if slice.len() > MAX_RECOVERED_TOKENS {
-            if let Some(e) = unpaired_delimiter(slice) {
+            if let Some(e) = unpaired_delimiter(slice, &pay) {
                 errors.push(e);
                 module.items.push(Item { kind: ItemKind::Error, span, docs: Vec::new() });
                 continue;
             }
         }
         if descent_first {
-            if let Some(item) = descent::item(slice) {
+            if let Some(item) = descent::item(slice, &mut pay) {
                 module.items.push(item);
                 continue;
             }
         }
-        let all = simple.get_or_init(|| {
-            let fresh = if descent_first { lex(src).tokens } else { tokens.clone() };
-            fresh.into_iter().map(|(t, s)| (t, SimpleSpan::from(s.range()))).collect()
-        });
+        let all =
+            simple.get_or_init(|| lex(src).tokens.into_iter().map(|(t, s)| (t, SimpleSpan::from(s.range()))).collect());
         let slice = &all[chunk.clone()];
         let next_start = tokens.get(chunk.end).map_or(src.len(), |t| t.1.start as usize);
         let eoi = SimpleSpan::from(last_end..next_start.max(last_end));
@@ -154,7 +150,7 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     cap_errors(&mut errors);
-    attach_docs(&mut module.items, &lexed.docs);
+    attach_docs(&mut module.items, &docs);
     module.items.shrink_to_fit();
     Parsed { module, errors }
 }
@@ -338,33 +334,39 @@ const UNPAIRED_HELP: &str =
 
 /// The first delimiter of an item that does not pair: a closing one that
 /// closes nothing (or the wrong thing), else the innermost one never closed.
-fn unpaired_delimiter(tokens: &[(Token, Span)]) -> Option<SyntaxError> {
-    fn closer_of(t: &Token) -> Option<Token> {
+fn unpaired_delimiter(tokens: &[(Tok, Span)], pay: &Payload) -> Option<SyntaxError> {
+    fn closer_of(t: Tok) -> Option<Tok> {
         Some(match t {
-            Token::Punct("(") => Token::Punct(")"),
-            Token::Punct("[") => Token::Punct("]"),
-            Token::Punct("{") => Token::Punct("}"),
-            Token::InterpOpen => Token::InterpClose,
-            Token::StrStart => Token::StrEnd,
+            Tok::Punct(RawToken::LParen) => Tok::Punct(RawToken::RParen),
+            Tok::Punct(RawToken::LBracket) => Tok::Punct(RawToken::RBracket),
+            Tok::Punct(RawToken::LBrace) => Tok::Punct(RawToken::RBrace),
+            Tok::InterpOpen => Tok::InterpClose,
+            Tok::StrStart => Tok::StrEnd,
             _ => return None,
         })
     }
-    let closes = |t: &Token| matches!(t, Token::Punct(")" | "]" | "}") | Token::InterpClose | Token::StrEnd);
-    let mut open: Vec<(&Token, Token, Span)> = Vec::new();
-    for (t, span) in tokens {
+    let closes = |t: Tok| {
+        matches!(
+            t,
+            Tok::Punct(RawToken::RParen | RawToken::RBracket | RawToken::RBrace) | Tok::InterpClose | Tok::StrEnd
+        )
+    };
+    let describe = |t: Tok| describe(&pay.token(t));
+    let mut open: Vec<(Tok, Tok, Span)> = Vec::new();
+    for &(t, span) in tokens {
         if let Some(close) = closer_of(t) {
-            open.push((t, close, *span));
+            open.push((t, close, span));
         } else if closes(t) {
             match open.last() {
-                Some((_, expected, _)) if expected == t => {
+                Some((_, expected, _)) if *expected == t => {
                     open.pop();
                 }
                 Some((opener, _, at)) => {
                     let mut e = SyntaxError::new(
                         "E0010",
-                        *span,
+                        span,
                         format!("unexpected {}", describe(t)),
-                        format!("this does not close the {}", describe(opener)),
+                        format!("this does not close the {}", describe(*opener)),
                     )
                     .with_help(UNPAIRED_HELP);
                     e.context = Some((*at, "the one opened here".to_string()));
@@ -373,7 +375,7 @@ fn unpaired_delimiter(tokens: &[(Token, Span)]) -> Option<SyntaxError> {
                 None => {
                     return Some(SyntaxError::new(
                         "E0010",
-                        *span,
+                        span,
                         format!("unexpected {}", describe(t)),
                         "this closes nothing",
                     ))
@@ -383,21 +385,21 @@ fn unpaired_delimiter(tokens: &[(Token, Span)]) -> Option<SyntaxError> {
     }
     let (opener, _, at) = open.last()?;
     Some(
-        SyntaxError::new("E0010", *at, format!("unclosed {}", describe(opener)), "this is never closed")
+        SyntaxError::new("E0010", *at, format!("unclosed {}", describe(*opener)), "this is never closed")
             .with_help(UNPAIRED_HELP),
     )
 }
 
 /// Cuts the token stream before every item keyword; a leading run of
 /// tokens that starts no item is a chunk of its own (reported as junk).
-fn item_chunks(tokens: &[(Token, Span)]) -> Vec<std::ops::Range<usize>> {
+fn item_chunks(tokens: &[(Tok, Span)]) -> Vec<std::ops::Range<usize>> {
     let mut chunks = Vec::new();
     let mut start = 0;
     for (i, (t, _)) in tokens.iter().enumerate() {
-        if i > start && items::starts_item(t) {
+        if i > start && starts_item(t) {
             // An attribute `@name` right before the keyword belongs to it.
             let cut = match (i.checked_sub(2).and_then(|j| tokens.get(j)), tokens.get(i - 1)) {
-                (Some((Token::Punct("@"), _)), Some((Token::Ident(_), _))) => i - 2,
+                (Some((Tok::Punct(RawToken::At), _)), Some((Tok::Ident(_), _))) => i - 2,
                 _ => i,
             };
             if cut > start {
@@ -410,6 +412,13 @@ fn item_chunks(tokens: &[(Token, Span)]) -> Vec<std::ops::Range<usize>> {
         chunks.push(start..tokens.len());
     }
     chunks
+}
+
+/// Whether a token starts an item. These keywords never occur inside an
+/// expression, so the token stream can be cut into items at them before
+/// parsing: a broken item then cannot swallow the items after it.
+fn starts_item(t: &Tok) -> bool {
+    matches!(t, Tok::Kw(k) if items::ITEM_START.contains(k))
 }
 
 /// Attaches each item's `///` lines: the doc comments after the previous

@@ -5,8 +5,8 @@ use super::Descent;
 use crate::ast::{
     BinOp, BlockStmt, Comprehension, Expr, ExprKind, FieldInit, FieldPattern, MatchArm, Pattern, PatternKind, TextPart,
 };
-use crate::span::Span;
-use crate::token::{Keyword, Token};
+use crate::compact::Tok;
+use crate::token::{Keyword, RawToken};
 
 /// Operator powers as chumsky's `pratt` computes them from the table in
 /// `exprs.rs`: an infix `left(p)` binds when `2p >= min` and parses its
@@ -16,24 +16,24 @@ const POSTFIX_FIELD_CALL: i32 = 15;
 const POSTFIX_IS: i32 = 9;
 const PREFIX_NOT: i32 = 6;
 
-fn infix(t: &Token) -> Option<(BinOp, i32)> {
+fn infix(t: &Tok) -> Option<(BinOp, i32)> {
     Some(match t {
-        Token::Punct(p) => match *p {
-            "*" => (BinOp::Mul, 6),
-            "/" => (BinOp::Div, 6),
-            "++" => (BinOp::Concat, 5),
-            "+" => (BinOp::Add, 5),
-            "-" => (BinOp::Sub, 5),
-            "==" => (BinOp::Eq, 4),
-            "!=" => (BinOp::Ne, 4),
-            "<=" => (BinOp::Le, 4),
-            ">=" => (BinOp::Ge, 4),
-            "<" => (BinOp::Lt, 4),
-            ">" => (BinOp::Gt, 4),
+        Tok::Punct(p) => match p {
+            RawToken::Star => (BinOp::Mul, 6),
+            RawToken::Slash => (BinOp::Div, 6),
+            RawToken::PlusPlus => (BinOp::Concat, 5),
+            RawToken::Plus => (BinOp::Add, 5),
+            RawToken::Minus => (BinOp::Sub, 5),
+            RawToken::EqEq => (BinOp::Eq, 4),
+            RawToken::NotEq => (BinOp::Ne, 4),
+            RawToken::Le => (BinOp::Le, 4),
+            RawToken::Ge => (BinOp::Ge, 4),
+            RawToken::Lt => (BinOp::Lt, 4),
+            RawToken::Gt => (BinOp::Gt, 4),
             _ => return None,
         },
-        Token::Kw(Keyword::And) => (BinOp::And, 2),
-        Token::Kw(Keyword::Or) => (BinOp::Or, 1),
+        Tok::Kw(Keyword::And) => (BinOp::And, 2),
+        Tok::Kw(Keyword::Or) => (BinOp::Or, 1),
         _ => return None,
     })
 }
@@ -100,7 +100,7 @@ impl Descent<'_> {
     /// chumsky's `separated_by` stops at the first element that fails).
     fn starts_expr(&self) -> bool {
         match self.peek() {
-            Some(Token::Kw(k)) => matches!(
+            Some(Tok::Kw(k)) => matches!(
                 k,
                 Keyword::Not
                     | Keyword::True
@@ -111,43 +111,36 @@ impl Descent<'_> {
                     | Keyword::Match
                     | Keyword::Refuse
             ),
-            Some(Token::Punct(p)) => matches!(*p, "(" | "[" | "{"),
-            Some(
-                Token::Ident(_)
-                | Token::Int(_)
-                | Token::Duration(_)
-                | Token::Digest(..)
-                | Token::StrStart
-                | Token::Error,
-            ) => true,
-            Some(Token::StrChunk(_) | Token::InterpOpen | Token::InterpClose | Token::StrEnd) | None => false,
+            Some(Tok::Punct(p)) => matches!(p, RawToken::LParen | RawToken::LBracket | RawToken::LBrace),
+            Some(Tok::Ident(_) | Tok::Int(_) | Tok::Duration(_) | Tok::Digest(..) | Tok::StrStart | Tok::Error) => true,
+            Some(Tok::StrChunk(_) | Tok::InterpOpen | Tok::InterpClose | Tok::StrEnd) | None => false,
         }
     }
 
     fn atom(&mut self, fields: bool) -> Option<Expr> {
         let start = self.pos;
-        let (tok, span) = self.toks.get(self.pos)?;
-        let literal = |kind| Some(Expr { kind, span: *span });
+        let &(tok, span) = self.toks.get(self.pos)?;
+        let literal = |kind| Some(Expr { kind, span });
         match tok {
-            Token::Int(n) => {
+            Tok::Int(i) => {
                 self.pos += 1;
-                literal(ExprKind::Int(*n))
+                literal(ExprKind::Int(self.pay.number(i)))
             }
-            Token::Duration(n) => {
+            Tok::Duration(i) => {
                 self.pos += 1;
-                literal(ExprKind::Duration(*n))
+                literal(ExprKind::Duration(self.pay.number(i)))
             }
-            Token::Digest(k, h) => {
+            Tok::Digest(k, i) => {
                 self.pos += 1;
-                literal(ExprKind::Digest(*k, h.clone()))
+                literal(ExprKind::Digest(k, self.pay.text(i, true)))
             }
-            Token::Error => {
+            Tok::Error => {
                 self.pos += 1;
                 literal(ExprKind::Error)
             }
-            Token::StrStart => self.text(),
-            Token::Ident(_) => self.path_atom(fields),
-            Token::Kw(k) => match k {
+            Tok::StrStart => self.text(),
+            Tok::Ident(_) => self.path_atom(fields),
+            Tok::Kw(k) => match k {
                 Keyword::True | Keyword::False | Keyword::None => {
                     self.pos += 1;
                     literal(match k {
@@ -189,10 +182,10 @@ impl Descent<'_> {
                 }
                 _ => None,
             },
-            Token::Punct(p) => match *p {
-                "{" => self.block(),
-                "[" => self.list_expr(),
-                "(" => {
+            Tok::Punct(p) => match p {
+                RawToken::LBrace => self.block(),
+                RawToken::LBracket => self.list_expr(),
+                RawToken::LParen => {
                     self.pos += 1;
                     let inner = self.expr(true)?;
                     self.punct(")")?;
@@ -200,7 +193,7 @@ impl Descent<'_> {
                 }
                 _ => None,
             },
-            Token::StrChunk(_) | Token::InterpOpen | Token::InterpClose | Token::StrEnd => None,
+            Tok::StrChunk(_) | Tok::InterpOpen | Tok::InterpClose | Tok::StrEnd => None,
         }
     }
 
@@ -215,7 +208,7 @@ impl Descent<'_> {
         let start = self.pos;
         let first = self.ident()?;
         let mut expr = Expr { span: first.span, kind: ExprKind::Name(first) };
-        while self.at_punct(".") && matches!(self.peek_at(1), Some(Token::Ident(_))) {
+        while self.at_punct(".") && matches!(self.peek_at(1), Some(Tok::Ident(_))) {
             self.pos += 1;
             if let Some(f) = self.ident() {
                 let span = expr.span.join(f.span);
@@ -229,7 +222,7 @@ impl Descent<'_> {
                 let value = if p.punct(":").is_some() { Some(p.expr(true)?) } else { None };
                 Some(FieldInit { name, value })
             };
-            let body = self.tentatively(|p| p.list("{", "}", init, |p| matches!(p.peek(), Some(Token::Ident(_)))));
+            let body = self.tentatively(|p| p.list("{", "}", init, |p| matches!(p.peek(), Some(Tok::Ident(_)))));
             if let Some(fields) = body {
                 return Some(Expr { kind: ExprKind::Record { path, fields }, span: self.span_from(start) });
             }
@@ -282,11 +275,11 @@ impl Descent<'_> {
         loop {
             let at = self.pos;
             let stmt = match self.peek()? {
-                Token::Kw(Keyword::Let) => {
+                Tok::Kw(Keyword::Let) => {
                     let (name, ty, value) = self.let_binding()?;
                     BlockStmt::Let { name, ty, value, span: self.span_from(at) }
                 }
-                Token::Kw(Keyword::Require) => {
+                Tok::Kw(Keyword::Require) => {
                     self.pos += 1;
                     let cond = self.expr(false)?;
                     self.kw(Keyword::Else)?;
@@ -308,20 +301,20 @@ impl Descent<'_> {
     /// A text literal with interpolations.
     pub(super) fn text(&mut self) -> Option<Expr> {
         let start = self.pos;
-        self.token(&Token::StrStart)?;
+        self.token(Tok::StrStart)?;
         let mut parts = Vec::new();
         loop {
             match self.peek()? {
-                Token::StrChunk(_) => {
+                Tok::StrChunk(_) => {
                     parts.push(TextPart::Lit(self.take_chunk()));
                     self.pos += 1;
                 }
-                Token::InterpOpen => {
+                Tok::InterpOpen => {
                     self.pos += 1;
                     parts.push(TextPart::Interp(self.expr(true)?));
-                    self.token(&Token::InterpClose)?;
+                    self.token(Tok::InterpClose)?;
                 }
-                Token::StrEnd => break,
+                Tok::StrEnd => break,
                 _ => return None,
             }
         }
@@ -332,16 +325,16 @@ impl Descent<'_> {
     /// A text literal without interpolations, as patterns, refusal
     /// summaries and `@json` keys take.
     pub(super) fn plain_text(&mut self) -> Option<String> {
-        self.token(&Token::StrStart)?;
+        self.token(Tok::StrStart)?;
         let text = match self.peek() {
-            Some(Token::StrChunk(_)) => {
+            Some(Tok::StrChunk(_)) => {
                 let s = self.take_chunk();
                 self.pos += 1;
                 s
             }
             _ => String::new(),
         };
-        self.token(&Token::StrEnd)?;
+        self.token(Tok::StrEnd)?;
         Some(text)
     }
 
@@ -355,9 +348,9 @@ impl Descent<'_> {
 
     fn starts_pattern(&self) -> bool {
         match self.peek() {
-            Some(Token::Kw(k)) => matches!(k, Keyword::True | Keyword::False | Keyword::None | Keyword::Some),
-            Some(Token::Punct(p)) => matches!(*p, "(" | "["),
-            Some(Token::Ident(_) | Token::Int(_) | Token::Duration(_) | Token::Digest(..) | Token::StrStart) => true,
+            Some(Tok::Kw(k)) => matches!(k, Keyword::True | Keyword::False | Keyword::None | Keyword::Some),
+            Some(Tok::Punct(p)) => matches!(p, RawToken::LParen | RawToken::LBracket),
+            Some(Tok::Ident(_) | Tok::Int(_) | Tok::Duration(_) | Tok::Digest(..) | Tok::StrStart) => true,
             _ => false,
         }
     }
@@ -367,15 +360,14 @@ impl Descent<'_> {
     fn pattern(&mut self, fields: bool) -> Option<Pattern> {
         self.deeper()?;
         let start = self.pos;
-        let (tok, span) = self.toks.get(self.pos)?;
-        let span: Span = *span;
+        let &(tok, span) = self.toks.get(self.pos)?;
         let kind = match tok {
-            Token::Int(n) => Some(PatternKind::Int(*n)),
-            Token::Duration(n) => Some(PatternKind::Duration(*n)),
-            Token::Digest(k, h) => Some(PatternKind::Digest(*k, h.clone())),
-            Token::Kw(Keyword::True) => Some(PatternKind::Bool(true)),
-            Token::Kw(Keyword::False) => Some(PatternKind::Bool(false)),
-            Token::Kw(Keyword::None) => Some(PatternKind::None),
+            Tok::Int(i) => Some(PatternKind::Int(self.pay.number(i))),
+            Tok::Duration(i) => Some(PatternKind::Duration(self.pay.number(i))),
+            Tok::Digest(k, i) => Some(PatternKind::Digest(k, self.pay.text(i, true))),
+            Tok::Kw(Keyword::True) => Some(PatternKind::Bool(true)),
+            Tok::Kw(Keyword::False) => Some(PatternKind::Bool(false)),
+            Tok::Kw(Keyword::None) => Some(PatternKind::None),
             _ => None,
         };
         let pattern = if let Some(kind) = kind {
@@ -383,18 +375,18 @@ impl Descent<'_> {
             Pattern { kind, span }
         } else {
             match tok {
-                Token::StrStart => {
+                Tok::StrStart => {
                     let text = self.plain_text()?;
                     Pattern { kind: PatternKind::Text(text), span: self.span_from(start) }
                 }
-                Token::Kw(Keyword::Some) => {
+                Tok::Kw(Keyword::Some) => {
                     self.pos += 1;
                     self.punct("(")?;
                     let inner = self.pattern(true)?;
                     self.punct(")")?;
                     Pattern { kind: PatternKind::Some(Box::new(inner)), span: self.span_from(start) }
                 }
-                Token::Punct("[") => {
+                Tok::Punct(RawToken::LBracket) => {
                     let starts = |p: &Self| p.at_punct("..") || p.starts_pattern();
                     let elems = self.list(
                         "[",
@@ -411,8 +403,8 @@ impl Descent<'_> {
                     let elems = elems.into_iter().flatten().collect();
                     Pattern { kind: PatternKind::List { elems, rest }, span: self.span_from(start) }
                 }
-                Token::Ident(_) => self.named_pattern(fields)?,
-                Token::Punct("(") => {
+                Tok::Ident(_) => self.named_pattern(fields)?,
+                Tok::Punct(RawToken::LParen) => {
                     self.pos += 1;
                     let inner = self.pattern(true)?;
                     self.punct(")")?;
@@ -440,7 +432,7 @@ impl Descent<'_> {
                 let pattern = if p.punct(":").is_some() { Some(p.pattern(true)?) } else { None };
                 Some(Some(FieldPattern { name, pattern }))
             };
-            let starts = |p: &Self| p.at_punct("..") || matches!(p.peek(), Some(Token::Ident(_)));
+            let starts = |p: &Self| p.at_punct("..") || matches!(p.peek(), Some(Tok::Ident(_)));
             if let Some(fs) = self.tentatively(|p| p.list("{", "}", field, starts)) {
                 let rest = fs.iter().any(Option::is_none);
                 body = Some((fs.into_iter().flatten().collect(), rest));

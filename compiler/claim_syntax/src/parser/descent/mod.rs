@@ -22,20 +22,21 @@ use crate::ast::{
     FieldDecl, FnDecl, Ident, Item, ItemKind, Param, RecordDecl, TypeExpr, TypeExprKind, UseDecl, VariantDecl,
     WitnessStmt, WitnessStmtKind,
 };
+use crate::compact::{punct, Payload, Tok};
 use crate::span::Span;
-use crate::token::{Keyword, Token};
+use crate::token::Keyword;
 
 /// Deeper than this, the descent gives up and chumsky (which the run's
 /// large stack and the nesting limit are sized for) parses the item.
 const MAX_DEPTH: u32 = 200;
 
 /// Parses one whole item, or gives up. The names and texts it reads are
-/// taken out of the tokens (copied only where it may go back and read
-/// them again), so a caller must not read these tokens again: after a
+/// taken out of `pay` (copied only where it may go back and read them
+/// again), so a caller must not read these tokens' values again: after a
 /// give-up it lexes the item afresh.
-pub(crate) fn item(tokens: &mut [(Token, Span)]) -> Option<Item> {
+pub(crate) fn item(tokens: &[(Tok, Span)], pay: &mut Payload) -> Option<Item> {
     let len = tokens.len();
-    let mut p = Descent { toks: tokens, pos: 0, depth: 0, tentative: 0 };
+    let mut p = Descent { toks: tokens, pay, pos: 0, depth: 0, tentative: 0 };
     let kind = p.item_kind()?;
     if p.pos != len {
         return None;
@@ -44,7 +45,8 @@ pub(crate) fn item(tokens: &mut [(Token, Span)]) -> Option<Item> {
 }
 
 struct Descent<'a> {
-    toks: &'a mut [(Token, Span)],
+    toks: &'a [(Tok, Span)],
+    pay: &'a mut Payload,
     pos: usize,
     depth: u32,
     /// How many parses that may be taken back (`tentatively`) are under
@@ -54,20 +56,20 @@ struct Descent<'a> {
 }
 
 impl Descent<'_> {
-    fn peek(&self) -> Option<&Token> {
+    fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|t| &t.0)
     }
 
-    fn peek_at(&self, ahead: usize) -> Option<&Token> {
+    fn peek_at(&self, ahead: usize) -> Option<&Tok> {
         self.toks.get(self.pos + ahead).map(|t| &t.0)
     }
 
     fn at_punct(&self, s: &str) -> bool {
-        matches!(self.peek(), Some(Token::Punct(p)) if *p == s)
+        matches!(self.peek(), Some(Tok::Punct(p)) if punct(*p) == s)
     }
 
     fn at_kw(&self, k: Keyword) -> bool {
-        matches!(self.peek(), Some(Token::Kw(x)) if *x == k)
+        matches!(self.peek(), Some(Tok::Kw(x)) if *x == k)
     }
 
     fn punct(&mut self, s: &str) -> Option<()> {
@@ -78,8 +80,8 @@ impl Descent<'_> {
         self.at_kw(k).then(|| self.pos += 1)
     }
 
-    fn token(&mut self, t: &Token) -> Option<()> {
-        (self.peek() == Some(t)).then(|| self.pos += 1)
+    fn token(&mut self, t: Tok) -> Option<()> {
+        (self.peek() == Some(&t)).then(|| self.pos += 1)
     }
 
     /// The span chumsky gives what was consumed since token `start`: from
@@ -92,12 +94,12 @@ impl Descent<'_> {
 
     fn ident(&mut self) -> Option<Ident> {
         let tentative = self.tentative > 0;
-        let (Token::Ident(name), span) = self.toks.get_mut(self.pos)? else { return None };
+        let &(Tok::Ident(i), span) = self.toks.get(self.pos)? else { return None };
         self.pos += 1;
         // Taken, not copied (an allocation per name saved), unless it
         // may be read again.
-        let name = if tentative { name.clone() } else { std::mem::take(name) };
-        Some(Ident { name, span: *span })
+        let name = self.pay.name(i, tentative);
+        Some(Ident { name, span })
     }
 
     /// `f`, taken back (the cursor where it was) if it gives up: chumsky's
@@ -116,9 +118,8 @@ impl Descent<'_> {
     /// The text of the `StrChunk` at the cursor, taken out of its token.
     fn take_chunk(&mut self) -> String {
         let tentative = self.tentative > 0;
-        match self.toks.get_mut(self.pos) {
-            Some((Token::StrChunk(s), _)) if tentative => s.clone(),
-            Some((Token::StrChunk(s), _)) => std::mem::take(s),
+        match self.toks.get(self.pos) {
+            Some(&(Tok::StrChunk(i), _)) => self.pay.text(i, tentative),
             _ => String::new(),
         }
     }
@@ -132,7 +133,7 @@ impl Descent<'_> {
     /// (chumsky's `separated_by` without a trailing separator).
     fn path(&mut self) -> Option<Vec<Ident>> {
         let first = self.ident()?;
-        let more = |p: &Self| p.at_punct(".") && matches!(p.peek_at(1), Some(Token::Ident(_)));
+        let more = |p: &Self| p.at_punct(".") && matches!(p.peek_at(1), Some(Tok::Ident(_)));
         // Most paths are one name or two: each allocated once, at its size.
         if !more(self) {
             return Some(vec![first]);
@@ -175,7 +176,7 @@ impl Descent<'_> {
     // ---- items ----
 
     fn item_kind(&mut self) -> Option<ItemKind> {
-        let Some(Token::Kw(k)) = self.peek() else {
+        let Some(Tok::Kw(k)) = self.peek() else {
             return if self.at_punct("@") { self.fn_item() } else { None };
         };
         match k {
@@ -195,7 +196,7 @@ impl Descent<'_> {
             Keyword::Enum => {
                 self.pos += 1;
                 let name = self.ident()?;
-                let variants = self.list("{", "}", Self::variant, |p| matches!(p.peek(), Some(Token::Ident(_))))?;
+                let variants = self.list("{", "}", Self::variant, |p| matches!(p.peek(), Some(Tok::Ident(_))))?;
                 Some(ItemKind::Enum { name, variants })
             }
             Keyword::Refusal => {
@@ -235,7 +236,7 @@ impl Descent<'_> {
         self.kw(Keyword::Use)?;
         let path = self.path()?;
         let selection = if self.punct(".").is_some() {
-            Some(self.list("{", "}", Self::ident, |p| matches!(p.peek(), Some(Token::Ident(_))))?)
+            Some(self.list("{", "}", Self::ident, |p| matches!(p.peek(), Some(Tok::Ident(_))))?)
         } else {
             None
         };
@@ -244,7 +245,7 @@ impl Descent<'_> {
 
     /// `{ field, .., }` of a record or variant; `true` if it has `..`.
     fn field_decls(&mut self) -> Option<(Vec<FieldDecl>, bool)> {
-        let starts = |p: &Self| matches!(p.peek(), Some(Token::Ident(_))) || p.at_punct("@") || p.at_punct("..");
+        let starts = |p: &Self| matches!(p.peek(), Some(Tok::Ident(_))) || p.at_punct("@") || p.at_punct("..");
         let fields = self.list("{", "}", Self::field_decl, starts)?;
         let open = fields.iter().any(Option::is_none);
         Some((fields.into_iter().flatten().collect(), open))
@@ -289,7 +290,7 @@ impl Descent<'_> {
                 p.punct(":")?;
                 Some(Param { name, ty: p.type_expr()? })
             },
-            |p| matches!(p.peek(), Some(Token::Ident(_))),
+            |p| matches!(p.peek(), Some(Tok::Ident(_))),
         )?;
         self.punct("->")?;
         let ret = self.type_expr()?;
@@ -305,15 +306,15 @@ impl Descent<'_> {
         while !self.at_punct("}") {
             let start = self.pos;
             let kind = match self.peek()? {
-                Token::Kw(Keyword::Let) => {
+                Tok::Kw(Keyword::Let) => {
                     let (name, ty, value) = self.let_binding()?;
                     WitnessStmtKind::Let { name, ty: ty.map(Box::new), value }
                 }
-                Token::Kw(Keyword::Holds) => {
+                Tok::Kw(Keyword::Holds) => {
                     self.pos += 1;
                     WitnessStmtKind::Holds(self.expr(true)?)
                 }
-                Token::Kw(Keyword::Refuses) => {
+                Tok::Kw(Keyword::Refuses) => {
                     self.pos += 1;
                     let expr = self.expr(true)?;
                     self.kw(Keyword::With)?;
@@ -344,7 +345,7 @@ impl Descent<'_> {
         let start = self.pos;
         let path = self.path()?;
         let args = if self.at_punct("<") {
-            self.list("<", ">", Self::type_expr, |p| matches!(p.peek(), Some(Token::Ident(_))))?
+            self.list("<", ">", Self::type_expr, |p| matches!(p.peek(), Some(Tok::Ident(_))))?
         } else {
             Vec::new()
         };
