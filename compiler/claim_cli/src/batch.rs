@@ -453,7 +453,6 @@ fn run_timed<'p>(
                 limit: db.fact_time_limit,
                 texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
             };
-            db.world().expect_loads(facts.len());
             if l.evicting {
                 db.world().read_ahead_loads(&facts, opts.jobs);
             }

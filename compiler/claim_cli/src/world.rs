@@ -3,7 +3,7 @@
 //! naming the path; none is a panic.
 
 use crate::project::Kind;
-use claim_diagnostics::{Diagnostic, Sources};
+use claim_diagnostics::{Diagnostic, NewFile, Sources};
 use claim_eval::json;
 use claim_eval::{Types, Value, World, WorldCall};
 use claim_sema::ty::Ty;
@@ -38,7 +38,8 @@ pub struct FsWorld {
     dirs: HashMap<FileId, (PathBuf, bool)>,
     pub sources: Arc<Mutex<Sources>>,
     max_load_bytes: u64,
-    /// Each JSON file's id in the sources, or why it could not be read.
+    /// Each JSON file's id in the sources, or why it could not be read,
+    /// where no listing found its folder (which keep their own: `Folder`).
     /// Not the parsed document: a read decodes it at once, and kept
     /// documents were a tenth of a large run's memory. A file loaded again
     /// (under another type, or from another module) is parsed again.
@@ -95,6 +96,13 @@ struct Folder {
     real: PathBuf,
     entries: crate::project::Entries,
     reads: crate::readahead::FolderReads,
+    /// The JSON files of this folder read so far, by name, and their ids
+    /// in the sources: a module's receipts are in a folder of their own,
+    /// so this table is small, stays in the cache of the core loading
+    /// them, and its lock is met by one thread. (One table for the whole
+    /// run was tens of thousands of entries, every insert a miss, its
+    /// lock passed between the cores at every load.)
+    json: Mutex<HashMap<OsString, FileId>>,
 }
 
 impl FsWorld {
@@ -283,8 +291,7 @@ impl FsWorld {
     /// A JSON file's text, with its id in the sources (which keep it): read
     /// once, then taken from the sources while the file is not forgotten.
     fn receipt_text(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
-        let path = &target.path;
-        if let Some(Ok(fid)) = self.json_cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
+        if let Some(fid) = self.json_read(target) {
             if let Some(text) = self.sources.lock().ok().and_then(|s| s.shared_text(fid)) {
                 return Ok((text, fid));
             }
@@ -292,12 +299,28 @@ impl FsWorld {
         self.read_json(call, target)
     }
 
+    /// The id of a JSON file already read and kept (`keep_json`): in its
+    /// folder's table where a listing found its folder, else the world's.
+    fn json_read(&self, target: &Target) -> Option<FileId> {
+        match (&target.folder, target.path.file_name()) {
+            (Some(folder), Some(name)) => folder.json.lock().ok()?.get(name).copied(),
+            _ => match self.json_cache.lock().ok()?.get(target.path.as_os_str()) {
+                Some(Ok(fid)) => Some(*fid),
+                _ => None,
+            },
+        }
+    }
+
     /// Marks a file's text as valid JSON, so later loads take it from the
     /// sources. A failure is not kept: each load that fails reads again, so
     /// its diagnostic points at its own call (a kept one pointed every later
     /// load of the file at the first).
     fn keep_json(&self, target: &Target, fid: FileId) {
-        if let Ok(mut c) = self.json_cache.lock() {
+        if let (Some(folder), Some(name)) = (&target.folder, target.path.file_name()) {
+            if let Ok(mut c) = folder.json.lock() {
+                c.entry(name.to_owned()).or_insert(fid);
+            }
+        } else if let Ok(mut c) = self.json_cache.lock() {
             if !c.contains_key(target.path.as_os_str()) {
                 c.insert(target.path.as_os_str().to_owned(), Ok(fid));
             }
@@ -320,8 +343,9 @@ impl FsWorld {
         let Ok(Some(bytes)) = self.read_bytes(call, &target, true) else { return };
         // A text that is not UTF-8 is left to the load, which reports it.
         let Ok(text) = crate::utf8::decode(bytes) else { return };
+        let file = NewFile::new(self.name_of(&target.path), Arc::<str>::from(text));
         let fid = match self.sources.lock() {
-            Ok(mut s) => s.add(self.name_of(&target.path), Arc::<str>::from(text)),
+            Ok(mut s) => s.add_new(file),
             Err(_) => return,
         };
         if let Ok(mut a) = self.ahead.lock() {
@@ -346,19 +370,6 @@ impl FsWorld {
         crate::par::map(&calls, jobs, |call| self.read_ahead(call));
     }
 
-    /// Makes room in the table of JSON files read for `loads` receipts
-    /// (a caller that knows no better gives the number of facts, most of
-    /// which load one): grown as the loads came, it hashed every path
-    /// again at each doubling, under its lock. (Counting the facts that
-    /// load took a pass over every fact, on the one thread, before the
-    /// facts started.)
-    pub fn expect_loads(&self, loads: usize) {
-        if let Ok(mut c) = self.json_cache.lock() {
-            let held = c.len();
-            c.reserve(loads.saturating_sub(held));
-        }
-    }
-
     /// A JSON file's text, read and added to the sources, and its id there.
     fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
         // A read that may wait always gives its bytes; never an empty text.
@@ -372,8 +383,9 @@ impl FsWorld {
             Ok(s) => (s.into(), None),
             Err(e) => (e.lossy.into(), Some((e.at, e.in_file))),
         };
+        let file = NewFile::new(self.name_of(path), text.clone());
         let fid = match self.sources.lock() {
-            Ok(mut s) => s.add(self.name_of(path), text.clone()),
+            Ok(mut s) => s.add_new(file),
             Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
         };
         if let Some((at, in_file)) = invalid_at {
@@ -508,7 +520,7 @@ impl FsWorld {
             Some(entries) => entries,
             None => crate::project::list(&real).ok()?,
         };
-        let f = Arc::new(Folder { real, entries, reads: Default::default() });
+        let f = Arc::new(Folder { real, entries, reads: Default::default(), json: Mutex::default() });
         if let Ok(mut dirs) = self.real_dirs.lock() {
             dirs.insert(dir.as_os_str().to_owned(), f.clone());
         }

@@ -11,4 +11,4 @@ pub mod sources;
 pub use diagnostic::{and_list, did_you_mean, Diagnostic, Fix, Label, Severity};
 pub use printable::printable;
 pub use render::{render_human, HumanRenderer};
-pub use sources::Sources;
+pub use sources::{NewFile, Sources};

@@ -26,6 +26,15 @@ struct SourceText {
     asked: std::sync::atomic::AtomicBool,
 }
 
+/// A file to add to the sources ([`Sources::add_new`]).
+pub struct NewFile(Arc<SourceText>);
+
+impl NewFile {
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> NewFile {
+        NewFile(Arc::new(SourceText::new(name.into(), text.into())))
+    }
+}
+
 impl SourceText {
     fn new(name: String, text: Arc<str>) -> SourceText {
         SourceText { name, text, lines: std::sync::OnceLock::new(), asked: Default::default() }
@@ -48,7 +57,12 @@ impl Sources {
     /// Adds a file and returns its id. The text may be shared with the
     /// compiler's own copy of the file.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
-        self.files.push(Arc::new(SourceText::new(name.into(), text.into())));
+        self.add_new(NewFile::new(name, text))
+    }
+    /// Adds a file made beforehand: where the sources are shared under a
+    /// lock, the file is made (an allocation) before the lock is taken.
+    pub fn add_new(&mut self, file: NewFile) -> FileId {
+        self.files.push(file.0);
         FileId(self.files.len() as u32 - 1)
     }
     /// Replaces a file's text (it changed on disk, in `--watch`).
