@@ -529,6 +529,9 @@ impl FsWorld {
 
     /// Forgets what was read at or below `path`, so it is read again.
     pub fn forget(&self, path: &Path) {
+        // Every folder, with the JSON files each kept: a fact evaluated
+        // again reads its receipt afresh (salsa evaluates again only the
+        // facts whose reads changed).
         if let Ok(mut d) = self.real_dirs.lock() {
             d.clear();
         }
