@@ -11,7 +11,7 @@ use claim_diagnostics::Diagnostic;
 use claim_eval::json::{self, Json, J};
 use claim_eval::value::{hex, parse_hex, RecordVal};
 use claim_eval::{Types, Value, WorldCall, V};
-use claim_sema::ty::{field_names, Ty, TypeDef};
+use claim_sema::ty::{Ty, TypeDef};
 use claim_syntax::token::DigestKind;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -208,9 +208,5 @@ pub fn read_image(
         Value::list(layers.iter().map(digest).collect()),
         Value::new(V::Map(Arc::new(labels))),
     ];
-    Ok(Value::new(V::Record(Arc::new(RecordVal {
-        name: name.name.clone(),
-        names: field_names(fields),
-        fields: values,
-    }))))
+    Ok(Value::new(V::Record(Arc::new(RecordVal { name: name.name.clone(), names: fields.names(), fields: values }))))
 }

@@ -50,14 +50,11 @@ pub(crate) struct Shapes<'a> {
     /// type holds: each lookup in the program's table compared module and
     /// type names as text, a sixth of decoding.
     named: Vec<(usize, Option<&'a TypeInfo>)>,
-    /// The field names of each record or variant decoded so far, by the
-    /// address of its fields: every value of it shares one list.
-    names: Vec<(usize, Arc<[Arc<str>]>)>,
 }
 
 impl<'a> Shapes<'a> {
     pub(crate) fn new(types: &'a Types) -> Shapes<'a> {
-        Shapes { types, named: Vec::new(), names: Vec::new() }
+        Shapes { types, named: Vec::new() }
     }
 
     pub(crate) fn info(&mut self, n: &'a Arc<GlobalName>) -> Option<&'a TypeInfo> {
@@ -68,16 +65,6 @@ impl<'a> Shapes<'a> {
         let info = self.types.get(&**n);
         self.named.push((at, info));
         info
-    }
-
-    pub(crate) fn names(&mut self, fields: &'a [FieldDef]) -> Arc<[Arc<str>]> {
-        let at = fields.as_ptr() as usize;
-        if let Some((_, names)) = self.names.iter().find(|(seen, _)| *seen == at) {
-            return names.clone();
-        }
-        let names = claim_sema::ty::field_names(fields);
-        self.names.push((at, names.clone()));
-        names
     }
 }
 
@@ -279,7 +266,7 @@ impl<'a> Decoder<'a> {
                             let values = self.fields(j, obj, fields, *open, &n.name)?;
                             Some(V::Record(Arc::new(RecordVal {
                                 name: n.name.clone(),
-                                names: self.shapes.names(fields),
+                                names: fields.names(),
                                 fields: values,
                             })))
                         }
@@ -328,7 +315,7 @@ impl<'a> Decoder<'a> {
                                     }
                                 };
                                 self.path.pop();
-                                let names = Some(self.shapes.names(fields));
+                                let names = Some(fields.names());
                                 Some(V::Variant(Arc::new(VariantVal {
                                     name: var.name.clone(),
                                     index: i as u32,
@@ -492,7 +479,7 @@ mod tests {
         let field = |name: &str, key: &str, ty: Ty| FieldDef { name: name.into(), ty, json_key: key.into(), loc: at };
         let name = GlobalName::new("main", "R");
         let def = TypeDef::Record {
-            fields: vec![field("a", "a", Ty::Text), field("b", "a", Ty::Text), field("c", "c", Ty::Int)],
+            fields: vec![field("a", "a", Ty::Text), field("b", "a", Ty::Text), field("c", "c", Ty::Int)].into(),
             open: false,
         };
         let types: Types = Arc::new(
@@ -546,7 +533,7 @@ mod tests {
         let fields = ["w", "x", "y", "z"]
             .map(|k| FieldDef { name: k.into(), ty: Ty::Int, json_key: k.into(), loc: at })
             .to_vec();
-        let def = TypeDef::Record { fields, open: false };
+        let def = TypeDef::Record { fields: fields.into(), open: false };
         let types: Types = Arc::new(
             [(name.clone(), TypeInfo { name: name.clone(), def, loc: at, docs: vec![] })].into_iter().collect(),
         );

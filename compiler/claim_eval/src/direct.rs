@@ -101,7 +101,7 @@ impl<'t, 'a> Direct<'t, 'a> {
                 TypeDef::Newtype(u) => self.kind(u, depth),
                 TypeDef::Record { fields, open } => {
                     let values = self.fields(fields, *open, depth)?;
-                    let names = self.shapes.names(fields);
+                    let names = fields.names();
                     Some(V::Record(Arc::new(RecordVal { name: n.name.clone(), names, fields: values })))
                 }
                 TypeDef::Enum { variants } => {
@@ -120,11 +120,11 @@ impl<'t, 'a> Direct<'t, 'a> {
                             self.p.ws();
                             let name = self.key()?;
                             let (i, var) = find(&name)?;
-                            let fields = var.fields.as_deref()?;
+                            let fields = var.fields.as_ref()?;
                             let values = self.fields(fields, false, depth + 1)?;
                             self.p.ws();
                             self.p.eat(b'}').then_some(())?;
-                            let names = Some(self.shapes.names(fields));
+                            let names = Some(fields.names());
                             let v = VariantVal { name: var.name.clone(), index: i as u32, names, fields: values };
                             Some(V::Variant(Arc::new(v)))
                         }

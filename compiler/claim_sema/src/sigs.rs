@@ -5,7 +5,7 @@
 use crate::db::{item_index, module_scope, parse, Db, Program, SourceFile};
 use crate::index::ItemTag;
 use crate::scope::Scope;
-use crate::ty::{FieldDef, GlobalName, Ty, TypeDef, TypeInfo, VariantDef};
+use crate::ty::{FieldDef, Fields, GlobalName, Ty, TypeDef, TypeInfo, VariantDef};
 use claim_diagnostics::{did_you_mean, Diagnostic};
 use claim_syntax::ast::{FieldDecl, ItemKind, TypeExpr, TypeExprKind};
 use claim_syntax::{FileId, Loc, Span};
@@ -218,7 +218,7 @@ impl ModuleSigs {
             let def = match &item.kind {
                 ItemKind::Newtype { underlying, .. } => Some(TypeDef::Newtype(r.resolve(underlying, &mut d))),
                 ItemKind::Record(rec) => {
-                    Some(TypeDef::Record { fields: fields(&r, &rec.fields, &mut d), open: rec.open })
+                    Some(TypeDef::Record { fields: Fields::new(fields(&r, &rec.fields, &mut d)), open: rec.open })
                 }
                 ItemKind::Enum { variants, .. } => {
                     let mut seen = BTreeSet::new();
@@ -236,7 +236,7 @@ impl ModuleSigs {
                         }
                         vs.push(VariantDef {
                             name: v.name.name.as_str().into(),
-                            fields: v.fields.as_ref().map(|f| fields(&r, f, &mut d)),
+                            fields: v.fields.as_ref().map(|f| Fields::new(fields(&r, f, &mut d))),
                             loc: Loc::new(fid, v.name.span),
                         });
                     }

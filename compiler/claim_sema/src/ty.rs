@@ -162,18 +162,82 @@ pub struct FieldDef {
     pub loc: Loc,
 }
 
+/// The fields of a record or of a variant, in declaration order, with
+/// their names made once into the list every value of the type shares (a
+/// value's names are what `text()` prints). Decoding a receipt built that
+/// list afresh for every file, cloning each name: atomic increments of
+/// counts both threads share, ~2% of reading a receipt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fields {
+    list: Vec<FieldDef>,
+    names: Arc<[Arc<str>]>,
+}
+
+impl Fields {
+    pub fn new(list: Vec<FieldDef>) -> Fields {
+        let names = list.iter().map(|f| f.name.clone()).collect();
+        Fields { list, names }
+    }
+
+    /// The field names, shared.
+    pub fn names(&self) -> Arc<[Arc<str>]> {
+        self.names.clone()
+    }
+}
+
+impl From<Vec<FieldDef>> for Fields {
+    fn from(list: Vec<FieldDef>) -> Fields {
+        Fields::new(list)
+    }
+}
+
+impl FromIterator<FieldDef> for Fields {
+    fn from_iter<I: IntoIterator<Item = FieldDef>>(iter: I) -> Fields {
+        Fields::new(iter.into_iter().collect())
+    }
+}
+
+impl Default for Fields {
+    fn default() -> Fields {
+        Fields::new(Vec::new())
+    }
+}
+
+impl IntoIterator for Fields {
+    type Item = FieldDef;
+    type IntoIter = std::vec::IntoIter<FieldDef>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Fields {
+    type Item = &'a FieldDef;
+    type IntoIter = std::slice::Iter<'a, FieldDef>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.list.iter()
+    }
+}
+
+impl std::ops::Deref for Fields {
+    type Target = [FieldDef];
+    fn deref(&self) -> &[FieldDef] {
+        &self.list
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VariantDef {
     pub name: Arc<str>,
     /// `None` for a unit variant.
-    pub fields: Option<Vec<FieldDef>>,
+    pub fields: Option<Fields>,
     pub loc: Loc,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeDef {
     Newtype(Ty),
-    Record { fields: Vec<FieldDef>, open: bool },
+    Record { fields: Fields, open: bool },
     Enum { variants: Vec<VariantDef> },
 }
 
@@ -196,8 +260,6 @@ impl TypeInfo {
     }
 }
 
-/// Field names in declaration order, shared by every value of a record or
-/// variant (they are what `text()` prints).
 /// A type named with its article, as a label says it: "a `Sha256`", "an
 /// `Option<ManifestDigest>`" (by the first letter of the name as shown).
 pub fn a(ty: &impl fmt::Display) -> String {
@@ -206,14 +268,26 @@ pub fn a(ty: &impl fmt::Display) -> String {
     format!("{article} `{shown}`")
 }
 
-pub fn field_names(fields: &[FieldDef]) -> Arc<[Arc<str>]> {
-    fields.iter().map(|f| f.name.clone()).collect()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{a, Ty};
+    use super::{a, FieldDef, Fields, Ty};
+    use claim_syntax::{FileId, Loc, Span};
     use std::sync::Arc;
+
+    #[test]
+    fn every_value_of_a_record_shares_one_list_of_its_field_names() {
+        let field = |n: &str| FieldDef {
+            name: n.into(),
+            ty: Ty::Text,
+            json_key: n.into(),
+            loc: Loc::new(FileId(0), Span::new(0, 0)),
+        };
+        let fields = Fields::new(vec![field("recipe"), field("tree")]);
+        let (one, two) = (fields.names(), fields.names());
+        assert!(Arc::ptr_eq(&one, &two));
+        assert_eq!(one.iter().map(|n| &**n).collect::<Vec<_>>(), ["recipe", "tree"]);
+        assert_eq!(fields.iter().map(|f| &*f.json_key).collect::<Vec<_>>(), ["recipe", "tree"]);
+    }
 
     #[test]
     fn a_type_is_named_with_its_article() {

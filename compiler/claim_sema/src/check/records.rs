@@ -6,7 +6,7 @@ use super::expr::mk;
 use super::Checker;
 use crate::hir::{self, ExprKind as H};
 use crate::index::ItemTag;
-use crate::ty::{field_names, FieldDef, GlobalName, Ty, TypeDef};
+use crate::ty::{FieldDef, Fields, GlobalName, Ty, TypeDef};
 use claim_diagnostics::{and_list, did_you_mean, Diagnostic};
 use claim_syntax::ast;
 use claim_syntax::Span;
@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// What a record-literal path names.
 pub(super) enum Ctor<'a> {
-    Record(GlobalName, &'a [FieldDef]),
+    Record(GlobalName, &'a Fields),
     Variant(GlobalName, u32, &'a crate::ty::VariantDef),
 }
 
@@ -72,7 +72,7 @@ impl<'a> Checker<'a> {
                 mk(
                     H::Record(Box::new(hir::RecordExpr {
                         ty: g.clone(),
-                        names: field_names(fields),
+                        names: fields.names(),
                         fields: values.into(),
                     })),
                     span,
@@ -94,7 +94,7 @@ impl<'a> Checker<'a> {
                     ty: g.clone(),
                     index,
                     name: def.name.clone(),
-                    names: Some(field_names(fields)),
+                    names: Some(fields.names()),
                     fields: values.into(),
                 }));
                 mk(kind, span, Ty::Named(g))
