@@ -15,6 +15,7 @@ use claim_syntax::{FileId, Loc, Span};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use crate::frame::Slot;
 pub use crate::frame::{Cx, Frame, TraceLine};
 
 pub use crate::known::FactValues;
@@ -258,16 +259,22 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     }
 
     /// Calls `f` with its arguments (the first slots of its frame).
-    fn call(&self, f: &hir::Function, args: Vec<Value>, site: Loc, cx: &mut Cx) -> Eval<Value> {
+    fn call<'a>(&self, f: &hir::Function, args: Vec<Slot<'a>>, site: Loc, cx: &mut Cx) -> Eval<Value> {
         cx.tick()?;
-        let key = if cx.trace.is_none() && cx.memo.wants(f) { crate::memo::CallKey::new(f, &args) } else { None };
+        let key = if cx.trace.is_none() && cx.memo.wants(f) {
+            crate::memo::CallKey::new(f, args.iter().map(Slot::get))
+        } else {
+            None
+        };
         if let Some(v) = key.as_ref().and_then(|k| cx.memo.get(k)) {
             return Ok(v);
         }
-        cx.note(site, || format!("{}({})", f.name.name, args.iter().map(show).collect::<Vec<_>>().join(", ")));
-        // The memo keeps the arguments (they keep its keys' pointers
-        // alive); a call it does not keep moves them into the frame.
-        let kept = key.map(|k| (k, args.clone()));
+        cx.note(site, || {
+            format!("{}({})", f.name.name, args.iter().map(|a| show(a.get())).collect::<Vec<_>>().join(", "))
+        });
+        // The memo keeps copies of the arguments (they keep its keys'
+        // pointers alive); a call it does not keep copies none.
+        let kept = key.map(|k| (k, args.iter().map(|a| a.get().clone()).collect::<Vec<_>>()));
         let mut frame = Frame::with_args(f.frame_size, f.loc.file, args);
         cx.depth += 1;
         let result = self.eval(&f.body, &mut frame, cx);
@@ -313,7 +320,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 }
                 v
             }
-            H::Local(slot, _) => frame.slots.get(*slot as usize).cloned().ok_or_else(|| internal("unbound local"))?,
+            H::Local(slot, _) => frame.get(*slot).cloned().ok_or_else(|| internal("unbound local"))?,
             H::Fact(name) => self.fact(name, cx)?,
             H::Call(name, args) => {
                 let Some(f) = self.compiled.function(name) else {
@@ -321,11 +328,25 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 };
                 // The arguments are the first slots of the callee's frame:
                 // made as large as it at once, not grown when it is made.
+                // Those that are places are read where they are (as a
+                // comparison reads them), after the others are evaluated:
+                // reading a place has no effect, and a slot is never reused.
                 let mut values = Vec::with_capacity((f.frame_size as usize).max(args.len()));
                 for a in args.iter() {
-                    values.push(self.eval(a, frame, cx)?);
+                    values.push(match self.place(a, frame) {
+                        Some(_) => None,
+                        None => Some(self.eval(a, frame, cx)?),
+                    });
                 }
-                self.call(f, values, loc, cx)?
+                let frame: &Frame = frame;
+                let mut slots = Vec::with_capacity(values.capacity());
+                for (a, v) in args.iter().zip(values) {
+                    slots.push(match v {
+                        Some(v) => Slot::Own(v),
+                        None => Slot::Ref(self.place(a, frame).ok_or_else(|| internal("place"))?),
+                    });
+                }
+                self.call(f, slots, loc, cx)?
             }
             H::Builtin(b, args) => return self.builtin(*b, args, frame, cx, loc),
             H::World(w, args) => self.world_call(*w, args, &e.ty, frame, cx, loc)?,
@@ -605,7 +626,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// effect and cannot refuse, so it may be read instead of evaluated.
     fn place<'f>(&'f self, e: &hir::Expr, frame: &'f Frame) -> Option<&'f Value> {
         match &e.kind {
-            H::Local(slot, _) => frame.slots.get(*slot as usize),
+            H::Local(slot, _) => frame.get(*slot),
             H::Fact(name) => self.known.get(name),
             H::Field(x, i, _) => match &self.place(x, frame)?.kind {
                 V::Record(r) => r.fields.get(*i as usize),

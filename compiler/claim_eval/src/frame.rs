@@ -54,29 +54,54 @@ impl Cx {
     }
 }
 
+/// A slot's value: made in this frame, or an argument read where the
+/// caller has it (a local, a fact or a field of one: a place, which cannot
+/// change while the call runs). Copying such an argument into the frame
+/// and dropping it at the return cost two atomic updates of a count per
+/// shared part, and most arguments are places (`produced(candidate, b0)`,
+/// `build_key(c, r.observed_tree)`).
+#[derive(Clone)]
+pub(crate) enum Slot<'a> {
+    Own(Value),
+    Ref(&'a Value),
+}
+
+impl Slot<'_> {
+    pub(crate) fn get(&self) -> &Value {
+        match self {
+            Slot::Own(v) => v,
+            Slot::Ref(v) => v,
+        }
+    }
+}
+
 /// The slots of one call (or fact, or witness): its arguments first,
 /// then its locals.
-pub struct Frame {
-    pub(crate) slots: Vec<Value>,
+pub struct Frame<'a> {
+    pub(crate) slots: Vec<Slot<'a>>,
     file: FileId,
 }
 
-impl Frame {
-    pub fn new(size: u32, file: FileId) -> Frame {
-        Frame { slots: vec![Value::bool(false); size as usize], file }
+impl<'a> Frame<'a> {
+    pub fn new(size: u32, file: FileId) -> Frame<'a> {
+        Frame { slots: vec![Slot::Own(Value::bool(false)); size as usize], file }
     }
     /// A frame whose first slots hold a call's arguments.
-    pub fn with_args(size: u32, file: FileId, mut args: Vec<Value>) -> Frame {
+    pub(crate) fn with_args(size: u32, file: FileId, mut args: Vec<Slot<'a>>) -> Frame<'a> {
         let size = (size as usize).max(args.len());
-        args.resize(size, Value::bool(false));
+        args.resize(size, Slot::Own(Value::bool(false)));
         Frame { slots: args, file }
     }
     pub fn file(&self) -> FileId {
         self.file
     }
+    /// The value in a slot.
+    pub(crate) fn get(&self, slot: hir::Slot) -> Option<&Value> {
+        self.slots.get(slot as usize).map(Slot::get)
+    }
     pub fn set(&mut self, slot: hir::Slot, v: Value) {
         if let Some(s) = self.slots.get_mut(slot as usize) {
-            *s = v;
+            *s = Slot::Own(v);
         }
     }
 }

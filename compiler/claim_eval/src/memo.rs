@@ -93,15 +93,20 @@ pub struct CallKey {
 impl CallKey {
     /// The key of calling the function at `function` (its address in the
     /// compiled program) with `args`; `None` with too many arguments.
-    pub fn new<T>(function: &T, args: &[Value]) -> Option<CallKey> {
+    pub fn new<'v, T>(
+        function: &T,
+        args: impl IntoIterator<Item = &'v Value, IntoIter: ExactSizeIterator>,
+    ) -> Option<CallKey> {
+        let args = args.into_iter();
         if args.len() > MAX_ARGS {
             return None;
         }
         let mut ids = [ArgId::default(); MAX_ARGS];
+        let len = args.len();
         for (slot, a) in ids.iter_mut().zip(args) {
             *slot = identity(a);
         }
-        Some(CallKey { function: function as *const T as usize, len: args.len() as u8, args: ids })
+        Some(CallKey { function: function as *const T as usize, len: len as u8, args: ids })
     }
 }
 
