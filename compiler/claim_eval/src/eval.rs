@@ -320,7 +320,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 }
                 v
             }
-            H::Local(slot, _) => frame.get(*slot).cloned().ok_or_else(|| internal("unbound local"))?,
+            H::Local(slot) => frame.get(*slot).cloned().ok_or_else(|| internal("unbound local"))?,
             H::Fact(name) => self.fact(name, cx)?,
             H::Call(name, args) => {
                 let Some(f) = self.compiled.function(name) else {
@@ -626,7 +626,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// effect and cannot refuse, so it may be read instead of evaluated.
     fn place<'f>(&'f self, e: &hir::Expr, frame: &'f Frame) -> Option<&'f Value> {
         match &e.kind {
-            H::Local(slot, _) => frame.get(*slot),
+            H::Local(slot) => frame.get(*slot),
             H::Fact(name) => self.known.get(name),
             H::Field(x, i, _) => match &self.place(x, frame)?.kind {
                 V::Record(r) => r.fields.get(*i as usize),

@@ -119,7 +119,8 @@ pub enum TextPart {
 pub enum ExprKind {
     Lit(Lit),
     Text(Box<[TextPart]>),
-    Local(Slot, Arc<str>),
+    /// A local by its slot (its name is the source's, at the span).
+    Local(Slot),
     Fact(Arc<GlobalName>),
     Call(Arc<GlobalName>, Box<[Expr]>),
     Builtin(Builtin, Box<[Expr]>),

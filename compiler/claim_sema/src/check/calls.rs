@@ -49,7 +49,7 @@ impl Checker<'_> {
                     self.world_allowed(w, callee.span);
                     return mk(H::World(w, args.into()), span, sig.ret.clone());
                 }
-                let name = self.shared(name);
+                let name = self.shared(&name);
                 self.edge(name.clone(), callee.span);
                 mk(H::Call(name, args.into()), span, sig.ret.clone())
             }

@@ -292,13 +292,13 @@ impl<'a> Checker<'a> {
 
     pub(super) fn name(&mut self, id: &ast::Ident, expected: Option<&Ty>) -> hir::Expr {
         let span = id.span;
-        if let Some((slot, ty, name)) = self.local_named(&id.name) {
-            return mk(H::Local(slot, name), span, ty);
+        if let Some((slot, ty)) = self.local_named(&id.name) {
+            return mk(H::Local(slot), span, ty);
         }
-        if let Some(n) = self.scope.names.get(id.name.as_str()) {
-            let target = n.target.clone();
+        let scope = self.scope;
+        if let Some(n) = scope.names.get(id.name.as_str()) {
             return match n.tag {
-                ItemTag::Fact => self.fact_ref(target, span),
+                ItemTag::Fact => self.fact_ref(&n.target, span),
                 ItemTag::Fn => {
                     self.error(
                         Diagnostic::error("E0210", format!("function `{}` is not a value", id.name))
@@ -345,8 +345,8 @@ impl<'a> Checker<'a> {
         mk(H::Error, span, Ty::Error)
     }
 
-    pub(super) fn fact_ref(&mut self, target: GlobalName, span: Span) -> hir::Expr {
-        let ty = self.fact_sig(&target).map(|s| s.ty.clone()).unwrap_or(Ty::Error);
+    pub(super) fn fact_ref(&mut self, target: &GlobalName, span: Span) -> hir::Expr {
+        let ty = self.fact_sig(target).map(|s| s.ty.clone()).unwrap_or(Ty::Error);
         let target = self.shared(target);
         self.edge(target.clone(), span);
         mk(H::Fact(target), span, ty)
@@ -415,7 +415,7 @@ impl<'a> Checker<'a> {
             let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
             let target = GlobalName::new(&module, &item.name);
             match entry.map(|e| e.tag) {
-                Some(ItemTag::Fact) => (self.fact_ref(target, span), 2),
+                Some(ItemTag::Fact) => (self.fact_ref(&target, span), 2),
                 Some(ItemTag::Type) if segs.len() >= 3 => {
                     (self.unit_variant(&Ty::named(target), segs[2], span.join(segs[2].span))?, 3)
                 }

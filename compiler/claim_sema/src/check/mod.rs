@@ -246,8 +246,8 @@ impl<'a> Checker<'a> {
     /// The innermost local named `name`: its slot, its type, and the
     /// binding's own copy of the name (a use shares it rather than making
     /// one).
-    fn local_named(&self, name: &str) -> Option<(hir::Slot, Ty, Arc<str>)> {
-        self.innermost_local(name).map(|(n, s, t)| (*s, t.clone(), n.clone()))
+    fn local_named(&self, name: &str) -> Option<(hir::Slot, Ty)> {
+        self.innermost_local(name).map(|(_, s, t)| (*s, t.clone()))
     }
 
     /// The innermost binding of `name` (whether a name is a local asks
@@ -315,8 +315,15 @@ impl<'a> Checker<'a> {
     }
 
     /// The module's shared copy of `name`.
-    fn shared(&mut self, name: GlobalName) -> Arc<GlobalName> {
-        self.names.entry(name).or_insert_with_key(|n| Arc::new(n.clone())).clone()
+    /// Borrowed: a name met again (most are) is neither copied nor
+    /// dropped, each an atomic update of its texts' counts.
+    fn shared(&mut self, name: &GlobalName) -> Arc<GlobalName> {
+        if let Some(shared) = self.names.get(name) {
+            return shared.clone();
+        }
+        let shared = Arc::new(name.clone());
+        self.names.insert(name.clone(), shared.clone());
+        shared
     }
 
     fn edge(&mut self, to: Arc<GlobalName>, span: Span) {
