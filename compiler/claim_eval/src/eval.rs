@@ -714,6 +714,12 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 return Err(too_long(self.max_len, "this `++` makes", len.to_string(), text, loc));
             }
         }
+        let (lv, rv) = match (kind, lv, rv) {
+            (OpKind::List, Value { kind: V::List(a), .. }, Value { kind: V::List(b), .. }) => {
+                return Ok(Value::list(concat_lists(a, b)));
+            }
+            (_, lv, rv) => (lv, rv),
+        };
         arith(op, kind, &lv, &rv, loc)
     }
 
@@ -762,6 +768,27 @@ fn lit(l: &Lit) -> Value {
         Lit::Text(t) => Value::text(t.clone()),
         Lit::Digest(k, b) => Value::new(V::Digest(*k, b.clone())),
     }
+}
+
+/// The elements of two lists, in order. A list made for this `++` alone
+/// (`[c.recipe, …] ++ [… for i in c.inputs]`: its count is one) gives up
+/// its elements rather than have each copied, and freed with it: two
+/// atomic updates of a count per shared part of each element.
+fn concat_lists(a: Arc<Vec<Value>>, b: Arc<Vec<Value>>) -> Vec<Value> {
+    let mut out = match Arc::try_unwrap(a) {
+        Ok(mine) => mine,
+        Err(shared) => {
+            let mut out = Vec::with_capacity(shared.len() + b.len());
+            out.extend(shared.iter().cloned());
+            out
+        }
+    };
+    out.reserve(b.len());
+    match Arc::try_unwrap(b) {
+        Ok(b) => out.extend(b),
+        Err(shared) => out.extend(shared.iter().cloned()),
+    }
+    out
 }
 
 /// `== != < <= > >=`; `None` where the operands do not fit the operator.
