@@ -1,7 +1,9 @@
 //! Comparisons read their operands where they are when they are places
 //! (locals, facts, fields of them) instead of copying them: the answers,
 //! the order in which operands refuse, and the failure report must be
-//! what evaluating both operands gives.
+//! what evaluating both operands gives. A call's arguments that are
+//! places are read where the caller has them, and `++` takes the elements
+//! of a list made for it alone: neither may change a value another holds.
 
 mod common;
 
@@ -27,6 +29,18 @@ fn shadow(o: Outer) -> Bool {
   let a = o.inner;
   let b = o.inner.n;
   a.n == b and [a.n for a in [p.inner, o.inner]] == [4, 3] and a.n == 3
+}
+
+fn append(xs: List<Int>, ys: List<Int>) -> List<Int> { xs ++ ys }
+
+witness arguments_and_lists_read_in_place_are_left_as_they_were {
+  let q = o
+  holds append(o.xs, p.xs) == [1, 2, 3, 1, 2]
+  holds append(q.xs, [4]) == [1, 2, 3, 4]
+  holds [0] ++ q.xs ++ [9] == [0, 1, 2, 3, 9]
+  holds append([], [5] ++ [6]) ++ p.xs == [5, 6, 1, 2]
+  holds o.xs == [1, 2, 3] and q.xs == [1, 2, 3] and p.xs == [1, 2]
+  holds same_n(q.inner, o.inner) == 3
 }
 
 witness places_compare_in_place {
@@ -79,9 +93,12 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
     std::fs::write(dir.join("main.claim"), MAIN).expect("write");
     let (code, out) = common::batch_in(&dir);
     assert_eq!(code, 1, "{out}");
-    for pass in
-        ["places_compare_in_place", "the_left_operand_refuses_first", "a_place_on_the_left_still_sees_the_right_refuse"]
-    {
+    for pass in [
+        "places_compare_in_place",
+        "the_left_operand_refuses_first",
+        "a_place_on_the_left_still_sees_the_right_refuse",
+        "arguments_and_lists_read_in_place_are_left_as_they_were",
+    ] {
         assert!(out.contains(&format!("PASS {pass}")), "{pass}: {out}");
     }
     assert!(out.contains("FAIL a_false_comparison_of_places_fails"), "{out}");
@@ -101,6 +118,6 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
         .unwrap_or_default();
     assert!(refused.contains("unexpected refusal `Tooth`"), "{out}");
     assert!(refused.contains("left is `3`, written here") && refused.contains("right is `4`, written here"), "{out}");
-    assert!(out.contains("5/8 PASS, 3 FAIL"), "{out}");
+    assert!(out.contains("6/9 PASS, 3 FAIL"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
