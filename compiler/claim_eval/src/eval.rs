@@ -6,7 +6,7 @@ use crate::text::{push_text, show};
 use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
 use claim_diagnostics::Diagnostic;
-use claim_sema::hir::{self, Builtin, ExprKind as H, Lit, OpKind, PatternKind as P};
+use claim_sema::hir::{self, Builtin, ExprKind as H, Lit, OpKind};
 use claim_sema::ty::GlobalName;
 use claim_sema::Compiled;
 use claim_syntax::ast::BinOp;
@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex};
 
 use crate::frame::Slot;
 pub use crate::frame::{Cx, Frame, TraceLine};
+use crate::ops::{arith, concat_lists, hashed, lit};
+pub use crate::ops::{compare, matches};
 
 pub use crate::known::FactValues;
 
@@ -61,7 +63,7 @@ pub type SharedTexts = Arc<dyn Fn(FileId) -> Option<Arc<str>> + Send + Sync>;
 /// The default of `--max-value-len`.
 pub const DEFAULT_MAX_VALUE_LEN: usize = 1 << 26;
 
-fn internal(msg: impl Into<String>) -> Stop {
+pub(crate) fn internal(msg: impl Into<String>) -> Stop {
     Stop::Fatal(vec![Diagnostic::error("E0999", format!("internal error: {}", msg.into()))])
 }
 
@@ -733,9 +735,21 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         loc: Loc,
     ) -> Eval<Value> {
         let hir_args = args;
-        let args = self.eval_all(args, frame, cx)?;
-        let path = args.first().and_then(Value::as_text).ok_or_else(|| internal("world path"))?.to_string();
-        let call = WorldCall::new(&path, frame.file(), loc, hir_args.first());
+        let Some((first, rest)) = args.split_first() else { return Err(internal("world path")) };
+        // A path written as a literal (nearly every `load`) is read where
+        // the program has it: copying its text's pointer and dropping the
+        // copy were atomic updates of a count the check had just written,
+        // on the other core — a fifth of evaluating a fact that loads.
+        let evaluated;
+        let path: &str = match &first.kind {
+            H::Lit(Lit::Text(t)) => t,
+            _ => {
+                evaluated = self.eval(first, frame, cx)?;
+                evaluated.as_text().ok_or_else(|| internal("world path"))?
+            }
+        };
+        let args = self.eval_all(rest, frame, cx)?;
+        let call = WorldCall::new(path, frame.file(), loc, hir_args.first());
         let result = match w {
             hir::WorldFn::Load => self.world.load(&call, ty, self.types()),
             // A digest remembers what it hashed, for a diagnostic to say
@@ -743,134 +757,15 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             hir::WorldFn::FileSha256 => self
                 .world
                 .file_sha256(&call)
-                .map(|d| hashed(Value::digest(DigestKind::Sha256, &d), "file_sha256", &path, loc)),
+                .map(|d| hashed(Value::digest(DigestKind::Sha256, &d), "file_sha256", path, loc)),
             hir::WorldFn::GitTree => {
-                self.world.git_tree(&call).map(|d| hashed(Value::digest(DigestKind::Sha1, &d), "git_tree", &path, loc))
+                self.world.git_tree(&call).map(|d| hashed(Value::digest(DigestKind::Sha1, &d), "git_tree", path, loc))
             }
             hir::WorldFn::OciImage => {
-                let reference = args.get(1).and_then(Value::as_text).ok_or_else(|| internal("oci_image reference"))?;
+                let reference = args.first().and_then(Value::as_text).ok_or_else(|| internal("oci_image reference"))?;
                 self.world.oci_image(&call, reference, ty, self.types())
             }
         };
         result.map_err(Stop::Fatal)
-    }
-}
-
-fn hashed(v: Value, function: &'static str, path: &str, loc: Loc) -> Value {
-    v.with_origin(Origin::Hashed(Arc::new(crate::value::HashOrigin { function, path: Arc::from(path), loc })))
-}
-
-fn lit(l: &Lit) -> Value {
-    match l {
-        Lit::Int(n) => Value::int(*n),
-        Lit::Duration(n) => Value::new(V::Duration(*n)),
-        Lit::Bool(b) => Value::bool(*b),
-        Lit::Text(t) => Value::text(t.clone()),
-        Lit::Digest(k, b) => Value::new(V::Digest(*k, b.clone())),
-    }
-}
-
-/// The elements of two lists, in order. A list made for this `++` alone
-/// (`[c.recipe, …] ++ [… for i in c.inputs]`: its count is one) gives up
-/// its elements rather than have each copied, and freed with it: two
-/// atomic updates of a count per shared part of each element.
-fn concat_lists(a: Arc<Vec<Value>>, b: Arc<Vec<Value>>) -> Vec<Value> {
-    let mut out = match Arc::try_unwrap(a) {
-        Ok(mine) => mine,
-        Err(shared) => {
-            let mut out = Vec::with_capacity(shared.len() + b.len());
-            out.extend(shared.iter().cloned());
-            out
-        }
-    };
-    out.reserve(b.len());
-    match Arc::try_unwrap(b) {
-        Ok(b) => out.extend(b),
-        Err(shared) => out.extend(shared.iter().cloned()),
-    }
-    out
-}
-
-/// `== != < <= > >=`; `None` where the operands do not fit the operator.
-pub fn compare(op: BinOp, kind: OpKind, l: &Value, r: &Value) -> Option<bool> {
-    use std::cmp::Ordering;
-    if matches!(op, BinOp::Eq | BinOp::Ne) {
-        return Some((l == r) == (op == BinOp::Eq));
-    }
-    let ord: Ordering = match (kind, &l.kind, &r.kind) {
-        (_, V::Int(a), V::Int(b)) | (_, V::Duration(a), V::Duration(b)) => a.cmp(b),
-        (_, V::Text(a), V::Text(b)) => a.cmp(b),
-        _ => return None,
-    };
-    Some(match op {
-        BinOp::Lt => ord.is_lt(),
-        BinOp::Le => ord.is_le(),
-        BinOp::Gt => ord.is_gt(),
-        BinOp::Ge => ord.is_ge(),
-        _ => return None,
-    })
-}
-
-fn arith(op: BinOp, kind: OpKind, l: &Value, r: &Value, loc: Loc) -> Eval<Value> {
-    let overflow = || refusal("Overflow", format!("{} {} {} overflows", show(l), op.symbol(), show(r)), loc);
-    match (kind, &l.kind, &r.kind) {
-        (OpKind::Text, V::Text(a), V::Text(b)) => Ok(Value::new(V::Text(match (a.is_empty(), b.is_empty()) {
-            (_, true) => a.clone(),
-            (true, false) => b.clone(),
-            (false, false) => crate::value::joined_text(&[a, b]),
-        }))),
-        (OpKind::List, V::List(a), V::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
-        (OpKind::Int, V::Int(a), V::Int(b)) => {
-            let v = match op {
-                BinOp::Add => a.checked_add(*b),
-                BinOp::Sub => a.checked_sub(*b),
-                BinOp::Mul => a.checked_mul(*b),
-                BinOp::Div => {
-                    if *b == 0 {
-                        return Err(refusal("DivisionByZero", format!("{a} / 0"), loc));
-                    }
-                    a.checked_div(*b)
-                }
-                _ => None,
-            };
-            v.map(Value::int).ok_or_else(overflow)
-        }
-        (OpKind::Duration, V::Duration(a), V::Duration(b)) => {
-            let v = match op {
-                BinOp::Add => a.checked_add(*b),
-                BinOp::Sub => a.checked_sub(*b),
-                _ => None,
-            };
-            v.map(|n| Value::new(V::Duration(n))).ok_or_else(overflow)
-        }
-        (OpKind::DurationTimesInt { .. }, V::Duration(a), V::Int(b))
-        | (OpKind::DurationTimesInt { .. }, V::Int(b), V::Duration(a)) => {
-            a.checked_mul(*b).map(|n| Value::new(V::Duration(n))).ok_or_else(overflow)
-        }
-        _ => Err(internal(format!("operator `{}` on these values", op.symbol()))),
-    }
-}
-
-/// Whether a pattern matches, binding its names into the frame.
-pub fn matches(p: &hir::Pattern, v: &Value, frame: &mut Frame) -> bool {
-    match (&p.kind, &v.kind) {
-        (P::Wildcard, _) => true,
-        (P::Error, _) => false,
-        (P::Bind(slot), _) => {
-            frame.set(*slot, v.clone());
-            true
-        }
-        (P::Lit(l), _) => lit(l) == *v,
-        (P::None, V::Option(None)) => true,
-        (P::Some(inner), V::Option(Some(x))) => matches(inner, x, frame),
-        (P::Variant { index, fields }, V::Variant(var)) => {
-            var.index == *index
-                && fields.iter().all(|(i, fp)| var.fields.get(*i as usize).is_some_and(|fv| matches(fp, fv, frame)))
-        }
-        (P::List { elems, rest }, V::List(items)) => {
-            let len_ok = if *rest { items.len() >= elems.len() } else { items.len() == elems.len() };
-            len_ok && elems.iter().zip(items.iter()).all(|(ep, ev)| matches(ep, ev, frame))
-        }
-        _ => false,
     }
 }

@@ -17,6 +17,7 @@ mod key_order;
 pub mod known;
 pub mod memo;
 mod near;
+mod ops;
 pub mod refusal;
 pub mod report;
 pub mod text;
