@@ -738,8 +738,9 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         let Some((first, rest)) = args.split_first() else { return Err(internal("world path")) };
         // A path written as a literal (nearly every `load`) is read where
         // the program has it: copying its text's pointer and dropping the
-        // copy were atomic updates of a count the check had just written,
-        // on the other core — a fifth of evaluating a fact that loads.
+        // copy were atomic updates of a count the check had written, often
+        // on the other core — half the samples of evaluating the facts'
+        // expressions (their loads aside).
         let evaluated;
         let path: &str = match &first.kind {
             H::Lit(Lit::Text(t)) => t,

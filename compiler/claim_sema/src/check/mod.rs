@@ -243,9 +243,8 @@ impl<'a> Checker<'a> {
         slot
     }
 
-    /// The innermost local named `name`: its slot, its type, and the
-    /// binding's own copy of the name (a use shares it rather than making
-    /// one).
+    /// The innermost local named `name`: its slot and its type (a use
+    /// keeps no name: the source has it, at the use's span).
     fn local_named(&self, name: &str) -> Option<(hir::Slot, Ty)> {
         self.innermost_local(name).map(|(_, s, t)| (*s, t.clone()))
     }
@@ -314,9 +313,9 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The module's shared copy of `name`.
-    /// Borrowed: a name met again (most are) is neither copied nor
-    /// dropped, each an atomic update of its texts' counts.
+    /// The module's shared copy of `name`, which is only borrowed: a name
+    /// met again (most are) is neither copied nor dropped, each of which
+    /// was an atomic update of its two texts' counts.
     fn shared(&mut self, name: &GlobalName) -> Arc<GlobalName> {
         if let Some(shared) = self.names.get(name) {
             return shared.clone();
