@@ -74,7 +74,7 @@ pub(crate) fn arith(op: BinOp, kind: OpKind, l: &Value, r: &Value, loc: Loc) -> 
             (true, false) => b.clone(),
             (false, false) => crate::value::joined_text(&[a, b]),
         }))),
-        (OpKind::List, V::List(a), V::List(b)) => Ok(Value::list(a.iter().chain(b.iter()).cloned().collect())),
+        (OpKind::List, V::List(a), V::List(b)) => Ok(Value::list(concat_lists(a.clone(), b.clone()))),
         (OpKind::Int, V::Int(a), V::Int(b)) => {
             let v = match op {
                 BinOp::Add => a.checked_add(*b),
