@@ -101,14 +101,19 @@ pub(crate) fn read_if_ready(file: &File, buf: &mut [u8]) -> std::io::Result<Opti
     f.read(buf).map(Some)
 }
 
-/// Reads `file` to its end in `buf`-sized pieces, giving each to `f`;
-/// and whether the first read had to wait. (For the hashes, which never
-/// hold a whole file.)
+/// Reads `file` (opened just now, at position 0) to its end in
+/// `buf`-sized pieces, giving each to `f`; and whether the first read had
+/// to wait. (For the hashes, which never hold a whole file.) A first read
+/// that gives fewer bytes than a page, and than asked for, found the end,
+/// as in `read_from`: the read that would return nothing is not made.
 pub(crate) fn read_pieces(file: &File, buf: &mut [u8], mut f: impl FnMut(&[u8])) -> std::io::Result<bool> {
     let waited = match read_if_ready(file, buf)? {
         Some(0) => return Ok(false),
         Some(n) => {
             f(&buf[..n]);
+            if n < FIRST.min(buf.len()) {
+                return Ok(false);
+            }
             false
         }
         None => true,
@@ -293,7 +298,7 @@ mod tests {
                 let ahead = read_unless_waiting(&mut File::open(&path).expect("open"), size, u64::MAX).expect("read");
                 assert_eq!(ahead, Some(bytes.clone()), "{len} bytes read ahead with size {size}");
             }
-            for piece in [1usize, 7, FIRST] {
+            for piece in [1usize, 7, FIRST, 4 * FIRST] {
                 let mut whole = Vec::new();
                 let file = File::open(&path).expect("open");
                 read_pieces(&file, &mut vec![0; piece], |p| whole.extend_from_slice(p)).expect("pieces");

@@ -364,8 +364,10 @@ impl FsWorld {
     /// `load("…")` (nearly all of them), on `jobs` threads.
     pub fn read_ahead_loads(&self, facts: &[&claim_sema::hir::Fact], jobs: usize) {
         let mut calls = literal_loads(facts);
-        // A file a module loads twice is read ahead once.
-        let mut seen = std::collections::HashSet::new();
+        // A file a module loads twice is read ahead once. (This thread
+        // alone: the others wait for the reading it hands out. Sized once,
+        // and hashed as the world's tables are, not by SipHash.)
+        let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(calls.len(), Default::default());
         calls.retain(|c| seen.insert((c.from, c.path)));
         crate::par::map(&calls, jobs, |call| self.read_ahead(call));
     }
@@ -631,21 +633,33 @@ pub(crate) fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std
 
 /// SHA-256 of a file, streamed in constant memory.
 pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
-    let (file, meta) = open(path)?;
-    sha256_of(file, meta.len()).map(|(digest, _)| digest)
+    let (file, _) = open(path)?;
+    sha256_of(&file).map(|(digest, _, _)| digest)
 }
 
-/// SHA-256 of an open file of `size` bytes, streamed in constant memory;
-/// and whether its first read waited for the disk.
-fn sha256_of(f: std::fs::File, size: u64) -> std::io::Result<([u8; 32], bool)> {
+/// The pieces a file is hashed in: one buffer per thread, made once (a
+/// buffer for each of thousands of small inputs, zeroed, cost more than
+/// hashing them), small enough that the first read of a small file is its
+/// only one (`readahead::read_pieces`).
+const HASH_PIECE: usize = 64 * 1024;
+
+/// SHA-256 of an open file, streamed in constant memory; whether its first
+/// read waited for the disk; and how many bytes it had.
+fn sha256_of(f: &std::fs::File) -> std::io::Result<([u8; 32], bool, u64)> {
+    thread_local! {
+        static PIECE: std::cell::RefCell<Box<[u8]>> = std::cell::RefCell::new(vec![0; HASH_PIECE].into_boxed_slice());
+    }
     let mut h = Sha256::new();
-    // No larger than the file: zeroing a 1 MiB buffer for each small wheel
-    // or patch cost more than hashing it.
-    let mut buf = vec![0u8; size.clamp(1, 1 << 20) as usize];
-    let waited = crate::readahead::read_pieces(&f, &mut buf, |piece| h.update(piece))?;
+    let mut len = 0u64;
+    let waited = PIECE.with(|buf| {
+        crate::readahead::read_pieces(f, &mut buf.borrow_mut(), |piece| {
+            len += piece.len() as u64;
+            h.update(piece);
+        })
+    })?;
     let mut out = [0u8; 32];
     out.copy_from_slice(&h.finalize()[..]);
-    Ok((out, waited))
+    Ok((out, waited, len))
 }
 
 impl World for FsWorld {
@@ -682,19 +696,34 @@ impl World for FsWorld {
             let cannot_read =
                 |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
             let file = self.open(path).map_err(cannot_read)?;
-            let meta = file.metadata().map_err(cannot_read)?;
-            if meta.is_dir() {
-                return Err(Self::err(
-                    call,
-                    "E0302",
-                    format!("cannot hash `{p}`: it is a directory"),
-                    "a directory; use `git_tree` for a tree",
-                ));
+            // A file its folder's listing calls a regular file is hashed
+            // without asking what it is first (a system call for each of
+            // thousands of inputs), as a load reads one. Anything else is
+            // asked, and so is an empty one: a name listed as a file may
+            // since have become a FIFO or a socket, which reads as empty.
+            let listed_file = target.kind == Some(Kind::File);
+            let what = |file: &std::fs::File| -> Result<(), Vec<Diagnostic>> {
+                let meta = file.metadata().map_err(cannot_read)?;
+                if meta.is_dir() {
+                    return Err(Self::err(
+                        call,
+                        "E0302",
+                        format!("cannot hash `{p}`: it is a directory"),
+                        "a directory; use `git_tree` for a tree",
+                    ));
+                }
+                if !meta.is_file() {
+                    return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
+                }
+                Ok(())
+            };
+            if !listed_file {
+                what(&file)?;
             }
-            if !meta.is_file() {
-                return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
+            let (digest, waited, len) = sha256_of(&file).map_err(cannot_read)?;
+            if listed_file && len == 0 {
+                what(&file)?;
             }
-            let (digest, waited) = sha256_of(file, meta.len()).map_err(cannot_read)?;
             self.noted(&target, waited);
             Ok(digest)
         })

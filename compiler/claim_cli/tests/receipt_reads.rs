@@ -5,6 +5,8 @@
 //! receipt reached through a symlink inside the root (read the other way)
 //! gives the same answer. Each runs with a file entry (the world lists the
 //! folders) and with a folder entry (the search for files listed them).
+//! The inputs `file_sha256` hashes are read the same way, and checked the
+//! same: hashed whole whatever their size, and refused where not a file.
 
 mod common;
 
@@ -183,5 +185,38 @@ fn a_byte_order_mark_is_ignored_where_a_file_begins() {
     let (code, out) = common::batch_in(&dir);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("[E0305]") && !out.contains("PASS pinned"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sizes around the first read (a page), the piece a hash reads at once
+/// (64 KiB), and nothing at all: each file's digest is the one `sha2`
+/// gives its bytes. A hash that stopped at a short read, or took an empty
+/// read for the end, would differ for some of them.
+#[test]
+fn inputs_of_every_size_hash_whole() {
+    use sha2::{Digest, Sha256};
+    let sizes = [0usize, 1, 4095, 4096, 4097, 65_536, 65_537, 200_003];
+    let texts: Vec<(String, String)> = sizes
+        .iter()
+        .map(|&n| (format!("inputs/f{n}"), (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect()))
+        .collect();
+    let mut main = String::new();
+    for ((path, text), n) in texts.iter().zip(sizes) {
+        let digest: String = Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+        main.push_str(&format!("fact h{n}: Sha256 = file_sha256(\"{path}\")\n"));
+        main.push_str(&format!("witness hashed_{n} {{ holds h{n} == sha256:{digest} }}\n"));
+    }
+    let mut files: Vec<(&str, &str)> = vec![("main.claim", &main)];
+    files.extend(texts.iter().map(|(p, t)| (p.as_str(), t.as_str())));
+    let dir = project("hashes", &files);
+    passes_with_each_entry(&dir, &[], &format!("{n}/{n} PASS", n = sizes.len()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_folder_named_as_an_input_is_not_hashed() {
+    let main = "fact h: Sha256 = file_sha256(\"data\")\nwitness w { holds len(hex(h)) == 64 }\n";
+    let dir = project("hash-folder", &[("main.claim", main), ("data/x.txt", "x")]);
+    refused_with_each_entry(&dir, &[], "E0302", "cannot hash `data`: it is a directory");
     let _ = std::fs::remove_dir_all(&dir);
 }
