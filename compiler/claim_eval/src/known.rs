@@ -17,19 +17,38 @@ pub type FactIndex<'p> = FxHashMap<&'p GlobalName, usize>;
 #[derive(Debug, Default)]
 pub struct FactValues<'p> {
     index: FactIndex<'p>,
+    /// The same numbers, by the addresses of the names' two texts. A
+    /// module's code names its facts with the very texts their
+    /// declarations hold (`claim_sema::check`), so a witness finds a
+    /// fact's number here without reading the declaration's name, which
+    /// lies with the rest of another part of the program and was a cache
+    /// miss at nearly every look-up. Equal addresses are equal texts (the
+    /// program holds every name for as long as this lives); a name held
+    /// in other texts is found by `index`.
+    by_texts: FxHashMap<(usize, usize), usize>,
     /// `None` for a fact of the index that has no value (it failed).
     values: Vec<Option<Value>>,
 }
 
+/// The addresses of a name's two texts.
+fn texts(name: &GlobalName) -> (usize, usize) {
+    (name.module.as_ptr() as usize, name.name.as_ptr() as usize)
+}
+
 impl<'p> FactValues<'p> {
     pub fn with_capacity(n: usize) -> Self {
-        FactValues { index: FactIndex::with_capacity_and_hasher(n, Default::default()), values: Vec::with_capacity(n) }
+        FactValues {
+            index: FactIndex::with_capacity_and_hasher(n, Default::default()),
+            by_texts: FxHashMap::with_capacity_and_hasher(n, Default::default()),
+            values: Vec::with_capacity(n),
+        }
     }
 
     /// The values of the facts `index` numbers, each at its number
     /// (`values` has one place per number of the index).
     pub fn from_parts(index: FactIndex<'p>, values: Vec<Option<Value>>) -> Self {
-        FactValues { index, values }
+        let by_texts = index.iter().map(|(name, &i)| (texts(name), i)).collect();
+        FactValues { index, by_texts, values }
     }
 
     /// Gives `name` a value (replacing one it had).
@@ -42,13 +61,18 @@ impl<'p> FactValues<'p> {
             }
             None => {
                 self.index.insert(name, self.values.len());
+                self.by_texts.insert(texts(name), self.values.len());
                 self.values.push(Some(value));
             }
         }
     }
 
     pub fn get(&self, name: &GlobalName) -> Option<&Value> {
-        self.values.get(*self.index.get(name)?)?.as_ref()
+        let i = match self.by_texts.get(&texts(name)) {
+            Some(&i) => i,
+            None => *self.index.get(name)?,
+        };
+        self.values.get(i)?.as_ref()
     }
 
     /// Every value it holds, in no particular order.
@@ -81,6 +105,14 @@ mod tests {
         let known = FactValues::from_parts(index, vec![Some(Value::int(1)), None, Some(Value::int(3))]);
         // Found by an equal name held elsewhere, not only by the same one.
         assert_eq!(known.get(&name("m", "a")).and_then(Value::as_int), Some(1));
+        // And by a name sharing the declaration's texts (as a module's
+        // code does), which is not the declaration's own.
+        let shared = GlobalName::of(c.module.clone(), c.name.clone());
+        assert_eq!(known.get(&shared).and_then(Value::as_int), Some(3));
+        // Texts of one name at another's addresses would be another fact:
+        // a name whose module text is `a`'s and name text is `c`'s is `m`.`a`.
+        let mixed = GlobalName::of(a.module.clone(), c.name.clone());
+        assert_eq!(known.get(&mixed).and_then(Value::as_int), Some(1));
         assert_eq!(known.get(&name("n", "a")).and_then(Value::as_int), Some(3));
         assert!(known.get(&b).is_none(), "a fact that failed has no value");
         assert!(known.get(&name("m", "z")).is_none());
