@@ -637,10 +637,11 @@ pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
     sha256_of(&file).map(|(digest, _, _)| digest)
 }
 
-/// The pieces a file is hashed in: one buffer per thread, made once (a
-/// buffer for each of thousands of small inputs, zeroed, cost more than
-/// hashing them), small enough that the first read of a small file is its
-/// only one (`readahead::read_pieces`).
+/// The pieces a file is hashed in, read into one buffer per thread made
+/// once (a buffer for each of thousands of small inputs, zeroed, cost more
+/// than hashing them). A small input is one read: a first read shorter
+/// than a page is its end (`readahead::read_pieces`). Larger pieces hash a
+/// 1 GiB file no faster (`docs/performance.md`).
 const HASH_PIECE: usize = 64 * 1024;
 
 /// SHA-256 of an open file, streamed in constant memory; whether its first
