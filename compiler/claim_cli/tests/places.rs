@@ -2,8 +2,10 @@
 //! (locals, facts, fields of them) instead of copying them: the answers,
 //! the order in which operands refuse, and the failure report must be
 //! what evaluating both operands gives. A call's arguments that are
-//! places are read where the caller has them, and `++` takes the elements
-//! of a list made for it alone: neither may change a value another holds.
+//! places are read where the caller has them, a comprehension over a list
+//! the frame borrows binds each element where it is, and `++` takes the
+//! elements of a list made for it alone: none may change a value another
+//! holds.
 
 mod common;
 
@@ -33,6 +35,17 @@ fn shadow(o: Outer) -> Bool {
 
 fn append(xs: List<Int>, ys: List<Int>) -> List<Int> { xs ++ ys }
 
+fact os: List<Outer> = [o, p]
+
+/// Comprehensions over an argument's list, or a field of one, bind each
+/// element where it is: a kept element is copied out, and the variable is
+/// read by conditions, nested comprehensions and calls as any local is.
+fn below_three(o: Outer) -> List<Int> { [x for x in o.xs if x < 3] }
+fn counts(o: Outer) -> List<Int> { [len([y for y in o.xs if y <= x]) for x in o.xs] }
+fn tags_over_three(os: List<Outer>) -> List<Text> { [q.inner.tag for q in os if q.inner.n > 3] }
+fn inners(os: List<Outer>) -> List<Int> { [i.n for i in [q.inner for q in os]] }
+fn boomed(o: Outer, add: Int) -> List<Int> { [boom(x + add) for x in o.xs] }
+
 witness arguments_and_lists_read_in_place_are_left_as_they_were {
   let q = o
   holds append(o.xs, p.xs) == [1, 2, 3, 1, 2]
@@ -41,6 +54,16 @@ witness arguments_and_lists_read_in_place_are_left_as_they_were {
   holds append([], [5] ++ [6]) ++ p.xs == [5, 6, 1, 2]
   holds o.xs == [1, 2, 3] and q.xs == [1, 2, 3] and p.xs == [1, 2]
   holds same_n(q.inner, o.inner) == 3
+}
+
+witness comprehensions_bind_the_elements_of_a_borrowed_list {
+  holds below_three(o) == [1, 2]
+  holds counts(o) == [1, 2, 3]
+  holds tags_over_three(os) == ["t"]
+  holds inners(os) == [3, 4]
+  holds boomed(o, 100) == [101, 102, 103]
+  refuses boomed(p, 0) with Tooth
+  holds o.xs == [1, 2, 3] and os == [o, p]
 }
 
 witness places_compare_in_place {
@@ -98,6 +121,7 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
         "the_left_operand_refuses_first",
         "a_place_on_the_left_still_sees_the_right_refuse",
         "arguments_and_lists_read_in_place_are_left_as_they_were",
+        "comprehensions_bind_the_elements_of_a_borrowed_list",
     ] {
         assert!(out.contains(&format!("PASS {pass}")), "{pass}: {out}");
     }
@@ -118,6 +142,6 @@ fn comparisons_of_places_answer_as_evaluated_operands_do() {
         .unwrap_or_default();
     assert!(refused.contains("unexpected refusal `Tooth`"), "{out}");
     assert!(refused.contains("left is `3`, written here") && refused.contains("right is `4`, written here"), "{out}");
-    assert!(out.contains("6/9 PASS, 3 FAIL"), "{out}");
+    assert!(out.contains("7/10 PASS, 3 FAIL"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

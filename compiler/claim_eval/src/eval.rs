@@ -15,7 +15,7 @@ use claim_syntax::{FileId, Loc, Span};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::frame::Slot;
+use crate::frame::{borrowed, Slot};
 pub use crate::frame::{Cx, Frame, TraceLine};
 use crate::ops::{arith, concat_lists, hashed, lit};
 pub use crate::ops::{compare, matches};
@@ -384,6 +384,26 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             }
             H::List(items) => Value::list(self.eval_all(items, frame, cx)?),
             H::Comprehension { elem, slot, iter, cond } => {
+                // Over a list the frame holds by reference (an argument's,
+                // or a field of one: `[b for b in bindings if …]`), each
+                // element is bound where it is. Copying it into the slot,
+                // and dropping it at the next, cost two atomic updates of
+                // its counts for every element, kept or not.
+                if let Some(src) = borrowed(iter, frame) {
+                    let items = src.as_list().ok_or_else(|| internal("comprehension over a non-list"))?;
+                    let mut out = Vec::with_capacity(if cond.is_none() { items.len() } else { 0 });
+                    for item in items {
+                        cx.tick()?;
+                        frame.set_ref(*slot, item);
+                        if let Some(c) = cond {
+                            if !self.eval_bool(c, frame, cx)? {
+                                continue;
+                            }
+                        }
+                        out.push(self.eval(elem, frame, cx)?);
+                    }
+                    return Ok(Value::list(out));
+                }
                 let src = self.eval(iter, frame, cx)?;
                 let items = src.as_list().ok_or_else(|| internal("comprehension over a non-list"))?;
                 let mut out = Vec::with_capacity(if cond.is_none() { items.len() } else { 0 });

@@ -104,4 +104,43 @@ impl<'a> Frame<'a> {
             *s = Slot::Own(v);
         }
     }
+    /// The value of a slot that holds it by reference, for as long as the
+    /// reference lives (not only while the frame is borrowed); `None` for
+    /// a value the frame owns.
+    pub(crate) fn get_ref(&self, slot: hir::Slot) -> Option<&'a Value> {
+        match self.slots.get(slot as usize)? {
+            Slot::Ref(v) => Some(*v),
+            Slot::Own(_) => None,
+        }
+    }
+    /// Binds a slot to a value held elsewhere, for at least as long as the
+    /// frame.
+    pub(crate) fn set_ref(&mut self, slot: hir::Slot, v: &'a Value) {
+        if let Some(s) = self.slots.get_mut(slot as usize) {
+            *s = Slot::Ref(v);
+        }
+    }
+}
+
+/// Where an expression's value is, if the frame holds it by reference: a
+/// local bound to a value held elsewhere, or a field of one (as
+/// `Evaluator::place` reads places, but for as long as the reference
+/// lives, so that a comprehension can bind each element of it in turn).
+pub(crate) fn borrowed<'x>(e: &hir::Expr, frame: &Frame<'x>) -> Option<&'x Value> {
+    use crate::value::V;
+    use hir::ExprKind as H;
+    match &e.kind {
+        H::Local(slot) => frame.get_ref(*slot),
+        H::Field(x, i, _) => match &borrowed(x, frame)?.kind {
+            V::Record(r) => r.fields.get(*i as usize),
+            _ => None,
+        },
+        // `raw(x)` is `x` with its newtype erased: the same value.
+        H::Wrap(x) => borrowed(x, frame),
+        H::Builtin(hir::Builtin::Raw, args) => match &args[..] {
+            [x] => borrowed(x, frame),
+            _ => None,
+        },
+        _ => None,
+    }
 }
