@@ -15,7 +15,7 @@ use claim_syntax::{FileId, Loc, Span};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::frame::{borrowed, Slot};
+use crate::frame::{borrowed, place_from, Slot};
 pub use crate::frame::{Cx, Frame, TraceLine};
 use crate::ops::{arith, concat_lists, hashed, lit};
 pub use crate::ops::{compare, matches};
@@ -647,21 +647,11 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
     /// a fact already known, or a field of one. Reading a place has no
     /// effect and cannot refuse, so it may be read instead of evaluated.
     fn place<'f>(&'f self, e: &hir::Expr, frame: &'f Frame) -> Option<&'f Value> {
-        match &e.kind {
+        place_from(e, &|leaf| match &leaf.kind {
             H::Local(slot) => frame.get(*slot),
             H::Fact(name) => self.known.get(name),
-            H::Field(x, i, _) => match &self.place(x, frame)?.kind {
-                V::Record(r) => r.fields.get(*i as usize),
-                _ => None,
-            },
-            // `raw(x)` is `x` with its newtype erased: the same value.
-            H::Wrap(x) => self.place(x, frame),
-            H::Builtin(Builtin::Raw, args) => match &args[..] {
-                [x] => self.place(x, frame),
-                _ => None,
-            },
             _ => None,
-        }
+        })
     }
 
     /// Whether the comparison `l op r` holds, with the values of the

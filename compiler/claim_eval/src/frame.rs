@@ -122,25 +122,33 @@ impl<'a> Frame<'a> {
     }
 }
 
-/// Where an expression's value is, if the frame holds it by reference: a
-/// local bound to a value held elsewhere, or a field of one (as
-/// `Evaluator::place` reads places, but for as long as the reference
-/// lives, so that a comprehension can bind each element of it in turn).
-pub(crate) fn borrowed<'x>(e: &hir::Expr, frame: &Frame<'x>) -> Option<&'x Value> {
+/// Where a place's value already is: `root` finds that of the local or
+/// fact it starts from, and its fields (and `raw(x)` or a newtype's
+/// conversion of it: the same value) are followed from there.
+pub(crate) fn place_from<'v>(e: &hir::Expr, root: &impl Fn(&hir::Expr) -> Option<&'v Value>) -> Option<&'v Value> {
     use crate::value::V;
     use hir::ExprKind as H;
     match &e.kind {
-        H::Local(slot) => frame.get_ref(*slot),
-        H::Field(x, i, _) => match &borrowed(x, frame)?.kind {
+        H::Field(x, i, _) => match &place_from(x, root)?.kind {
             V::Record(r) => r.fields.get(*i as usize),
             _ => None,
         },
-        // `raw(x)` is `x` with its newtype erased: the same value.
-        H::Wrap(x) => borrowed(x, frame),
+        H::Wrap(x) => place_from(x, root),
         H::Builtin(hir::Builtin::Raw, args) => match &args[..] {
-            [x] => borrowed(x, frame),
+            [x] => place_from(x, root),
             _ => None,
         },
-        _ => None,
+        _ => root(e),
     }
+}
+
+/// Where an expression's value is, if the frame holds it by reference: a
+/// local bound to a value held elsewhere, or a field of one — for as long
+/// as the reference lives, so that a comprehension can bind each element
+/// of it in turn.
+pub(crate) fn borrowed<'x>(e: &hir::Expr, frame: &Frame<'x>) -> Option<&'x Value> {
+    place_from(e, &|leaf| match &leaf.kind {
+        hir::ExprKind::Local(slot) => frame.get_ref(*slot),
+        _ => None,
+    })
 }
