@@ -345,6 +345,59 @@ pub fn visit<'e>(e: &'e Expr, f: &mut impl FnMut(&'e Expr)) {
     }
 }
 
+/// The first expression or pattern of the module that the checker left
+/// without a type (`Ty::Error`, an error node). The checker makes one only
+/// where it reports an error; in a program without errors one is a bug in
+/// the checker, and the program must not run (it would mis-match, or fail
+/// open).
+pub fn first_untyped(m: &Module) -> Option<Span> {
+    let mut found: Option<Span> = None;
+    let mut look = |e: &Expr| {
+        if found.is_some() {
+            return;
+        }
+        // A pattern over a value that never arrives (a `refuse`) is never
+        // tried, and is checked against nothing.
+        let pattern = match &e.kind {
+            ExprKind::Match(s, arms) if s.ty != Ty::Never => arms.iter().find_map(|(p, _)| untyped_pattern(p)),
+            ExprKind::Is(s, p) if s.ty != Ty::Never => untyped_pattern(p),
+            _ => None,
+        };
+        if e.ty.has_error() || matches!(e.kind, ExprKind::Error) {
+            found = Some(e.span);
+        } else if pattern.is_some() {
+            found = pattern;
+        }
+    };
+    let witness_exprs = m.witnesses.iter().flat_map(|w| w.stmts.iter()).map(|s| match &s.kind {
+        WitnessStmtKind::Let { value, .. } => value,
+        WitnessStmtKind::Holds(e) => e,
+        WitnessStmtKind::Refuses { expr, .. } => expr,
+    });
+    let frontier_exprs = m.frontiers.iter().flat_map(|f| std::iter::once(&f.text).chain(f.condition.as_ref()));
+    for e in m
+        .functions
+        .iter()
+        .map(|f| &f.body)
+        .chain(m.facts.iter().map(|f| &f.init))
+        .chain(witness_exprs)
+        .chain(frontier_exprs)
+    {
+        visit(e, &mut look);
+    }
+    found
+}
+
+fn untyped_pattern(p: &Pattern) -> Option<Span> {
+    match &p.kind {
+        PatternKind::Error => Some(p.span),
+        PatternKind::Some(x) => untyped_pattern(x),
+        PatternKind::Variant { fields, .. } => fields.iter().find_map(|(_, x)| untyped_pattern(x)),
+        PatternKind::List { elems, .. } => elems.iter().find_map(untyped_pattern),
+        PatternKind::Wildcard | PatternKind::Bind(_) | PatternKind::Lit(_) | PatternKind::None => None,
+    }
+}
+
 fn visit_dyn<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     visit(e, &mut |x| f(x));
 }

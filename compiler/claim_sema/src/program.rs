@@ -166,6 +166,19 @@ pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
         }
         diags.push(d);
     }
+    // Fail closed on the checker's own bugs: an expression left without a
+    // type in a program with no error would run as if it had one.
+    if !diags.iter().any(Diagnostic::is_error) {
+        for (_, sum) in &summaries {
+            if let Some(span) = sum.untyped {
+                diags.push(
+                    Diagnostic::error("E0999", "internal compiler error: an expression was left without a type")
+                        .at_loc(Loc::new(sum.file, span), "the checker could not type this, and reported nothing")
+                        .with_note("this is a bug in Claim; nothing runs. Please report it with this program"),
+                );
+            }
+        }
+    }
     // Lints speak about programs that compile; beside errors they are noise.
     if !diags.iter().any(Diagnostic::is_error) {
         for (_, sum) in &summaries {

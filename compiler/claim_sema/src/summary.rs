@@ -51,6 +51,9 @@ pub struct ModuleSummary {
     pub witnesses: Vec<(Arc<str>, Span, u64)>,
     pub frontiers: Vec<(Arc<str>, Span, u64)>,
     pub types: Vec<TypeInfo>,
+    /// Where the checker left an expression without a type, though the
+    /// module reported no error of its own (`hir::first_untyped`).
+    pub untyped: Option<Span>,
     /// Where its functions and facts are in `hir`, by name.
     pub functions: Arc<FxHashMap<Arc<str>, usize>>,
     pub facts: Arc<FxHashMap<Arc<str>, usize>>,
@@ -139,6 +142,7 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
     let functions = hir.functions.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
     let facts = hir.facts.iter().enumerate().map(|(i, f)| (f.name.name.clone(), i)).collect();
     let is_std = crate::db::is_std_module(module);
+    let untyped = if diagnostics.iter().any(Diagnostic::is_error) { None } else { hir::first_untyped(&hir) };
     ModuleSummary {
         file: fid,
         module: module.into(),
@@ -156,6 +160,7 @@ pub fn module_summary(db: &dyn Db, program: Program, file: SourceFile) -> Module
         witnesses,
         frontiers,
         types: sigs.types.values().cloned().collect(),
+        untyped,
         functions: Arc::new(functions),
         facts: Arc::new(facts),
         hir,

@@ -21,6 +21,19 @@ pub(super) fn compatible(a: &Ty, b: &Ty) -> bool {
     }
 }
 
+/// How far an expression settles its own type ([`Checker::typing`]),
+/// weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Typing {
+    /// Only from its context: `[]`, `None`, `refuse`, a bare variant.
+    Needs,
+    /// Its own unless the context says otherwise: a digest literal is its
+    /// digest type, or a newtype over it where one is expected.
+    Defaults,
+    /// Its own, whatever the context.
+    Own,
+}
+
 pub(super) fn mk(kind: H, span: Span, ty: Ty) -> hir::Expr {
     hir::Expr { kind, span, ty }
 }
@@ -103,20 +116,62 @@ impl<'a> Checker<'a> {
         h
     }
 
-    /// Whether an expression gets its type from context (and so should be
-    /// checked after a sibling that has one of its own).
-    pub(super) fn needs_context(&self, e: &ast::Expr) -> bool {
+    /// How far an expression settles its own type. Siblings that give
+    /// each other a type (list elements, `if` and `match` branches, the
+    /// operands of `==`, `!=` and `++`) are checked strongest first, and
+    /// the first type found is expected of the rest: so `[]` and `None`
+    /// take a type from a digest literal beside them, a digest literal
+    /// takes a newtype from a typed sibling, and a list of branches that
+    /// all hold digest literals still has its digest type.
+    pub(super) fn typing(&self, e: &ast::Expr) -> Typing {
         match &e.kind {
-            A::List(v) => v.iter().all(|x| self.needs_context(x)),
-            A::None | A::Refuse { .. } | A::Digest(..) => true,
-            A::Some(x) => self.needs_context(x),
-            A::Name(id) => self.innermost_local(&id.name).is_none() && !self.scope.names.contains_key(id.name.as_str()),
-            A::Record { path, .. } => path.len() == 1 && !self.scope.names.contains_key(path[0].name.as_str()),
-            A::If(_, a, b) => self.needs_context(a) && self.needs_context(b),
-            A::Match(_, arms) => arms.iter().all(|a| self.needs_context(&a.body)),
-            A::Block(_, r) => self.needs_context(r),
-            _ => false,
+            A::List(v) => v.iter().map(|x| self.typing(x)).max().unwrap_or(Typing::Needs),
+            A::None | A::Refuse { .. } => Typing::Needs,
+            A::Digest(..) => Typing::Defaults,
+            A::Some(x) | A::Block(_, x) => self.typing(x),
+            A::Name(id) => {
+                if self.innermost_local(&id.name).is_none() && !self.scope.names.contains_key(id.name.as_str()) {
+                    Typing::Needs
+                } else {
+                    Typing::Own
+                }
+            }
+            A::Record { path, .. } if path.len() == 1 && !self.scope.names.contains_key(path[0].name.as_str()) => {
+                Typing::Needs
+            }
+            A::If(_, a, b) | A::Binary(BinOp::Concat, a, b) => self.typing(a).max(self.typing(b)),
+            A::Comprehension(c) => self.typing(&c.elem),
+            A::Match(_, arms) => arms.iter().map(|a| self.typing(&a.body)).max().unwrap_or(Typing::Needs),
+            _ => Typing::Own,
         }
+    }
+
+    /// Checks siblings that share one type (list elements, branches),
+    /// strongest [`Typing`] first (the first written among equals): the
+    /// first type found, or `expected`, is expected of every other. Each
+    /// is checked by `check(self, index, expected)`; the results are in
+    /// the siblings' order, with the type they share (`None` where every
+    /// one refuses or none could be typed).
+    pub(super) fn siblings(
+        &mut self,
+        exprs: &[&ast::Expr],
+        expected: Option<&Ty>,
+        mut check: impl FnMut(&mut Self, usize, Option<&Ty>) -> hir::Expr,
+    ) -> (Vec<hir::Expr>, Option<Ty>) {
+        let mut order: Vec<usize> = (0..exprs.len()).collect();
+        if expected.is_none() {
+            order.sort_by_key(|i| std::cmp::Reverse(self.typing(exprs[*i])));
+        }
+        let mut shared: Option<Ty> = expected.cloned();
+        let mut out: Vec<Option<hir::Expr>> = vec![None; exprs.len()];
+        for i in order {
+            let h = check(self, i, shared.as_ref().filter(|t| **t != Ty::Never));
+            if shared.as_ref().is_none_or(|t| *t == Ty::Never) {
+                shared = Some(h.ty.clone());
+            }
+            out[i] = Some(h);
+        }
+        (out.into_iter().flatten().collect(), shared)
     }
 
     fn expr_inner(&mut self, e: &ast::Expr, expected: Option<&Ty>) -> hir::Expr {
@@ -209,18 +264,12 @@ impl<'a> Checker<'a> {
             }
             A::If(c, a, b) => {
                 let c = self.expr(c, Some(&Ty::Bool));
-                let (a, b) = if expected.is_some() {
-                    (self.expr(a, expected), self.expr(b, expected))
-                } else if self.needs_context(a) && !self.needs_context(b) {
-                    let b = self.expr(b, None);
-                    let a = self.expr(a, Some(&b.ty).filter(|t| **t != Ty::Never));
-                    (a, b)
-                } else {
-                    let a = self.expr(a, None);
-                    let b = self.expr(b, Some(&a.ty).filter(|t| **t != Ty::Never));
-                    (a, b)
+                let (branches, shared) = self.siblings(&[a, b], expected, |this, i, t| this.expr([a, b][i], t));
+                // Two in, two out: `siblings` gives one result for each.
+                let Ok([a, b]) = <[hir::Expr; 2]>::try_from(branches) else {
+                    return mk(H::Error, span, Ty::Error);
                 };
-                let ty = if a.ty == Ty::Never { b.ty.clone() } else { a.ty.clone() };
+                let ty = shared.unwrap_or(Ty::Never);
                 mk(H::If(Box::new(c), Box::new(a), Box::new(b)), span, ty)
             }
             A::Match(scrutinee, arms) => self.match_expr(span, scrutinee, arms, expected),
@@ -543,7 +592,7 @@ impl<'a> Checker<'a> {
     }
 
     fn list(&mut self, span: Span, elems: &[ast::Expr], expected: Option<&Ty>) -> hir::Expr {
-        let mut elem_ty = match expected {
+        let elem_ty = match expected {
             Some(Ty::List(t)) => Some((**t).clone()),
             Some(t) if t.is_lenient() => Some(Ty::Error),
             Some(t) => {
@@ -560,42 +609,26 @@ impl<'a> Checker<'a> {
             }
             None => None,
         };
-        // Without an expected type, the first element with a type of its own
-        // gives the list's; it is typed once and kept (typing it on trial and
-        // again made nested list literals cost more than linear time).
-        let mut lead: Option<(usize, hir::Expr)> = None;
-        if elem_ty.is_none() {
-            let pick = elems
-                .iter()
-                .position(|x| !self.needs_context(x))
-                .or_else(|| elems.iter().position(|x| matches!(x.kind, A::Digest(..))));
-            if let Some(i) = pick {
-                let h = self.expr(&elems[i], None);
-                elem_ty = Some(h.ty.clone());
-                lead = Some((i, h));
-            }
+        if elems.is_empty() {
+            return match elem_ty {
+                Some(t) => mk(H::List(Box::new([])), span, Ty::list(t)),
+                None => {
+                    self.error(
+                        Diagnostic::error("E0208", "cannot tell the element type of `[]`")
+                            .at(self.file, span, "type annotation needed")
+                            .with_help("give the binding a type, e.g. `let xs: List<Text> = []`"),
+                    );
+                    mk(H::List(Box::new([])), span, Ty::Error)
+                }
+            };
         }
-        let Some(elem_ty) = elem_ty else {
-            if elems.is_empty() {
-                self.error(
-                    Diagnostic::error("E0208", "cannot tell the element type of `[]`")
-                        .at(self.file, span, "type annotation needed")
-                        .with_help("give the binding a type, e.g. `let xs: List<Text> = []`"),
-                );
-                return mk(H::List(Box::new([])), span, Ty::Error);
-            }
-            let items: Vec<_> = elems.iter().map(|x| self.expr(x, None)).collect();
-            return mk(H::List(items.into()), span, Ty::Error);
+        let refs: Vec<&ast::Expr> = elems.iter().collect();
+        let (items, shared) = self.siblings(&refs, elem_ty.as_ref(), |this, i, t| this.expr(refs[i], t));
+        let ty = match shared {
+            Some(t) if t != Ty::Error => Ty::list(t),
+            _ => Ty::Error,
         };
-        let items: Vec<_> = elems
-            .iter()
-            .enumerate()
-            .map(|(i, x)| match lead.take_if(|(j, _)| *j == i) {
-                Some((_, h)) => h,
-                None => self.expr(x, Some(&elem_ty)),
-            })
-            .collect();
-        mk(H::List(items.into()), span, Ty::list(elem_ty))
+        mk(H::List(items.into()), span, ty)
     }
 
     fn binary(&mut self, span: Span, op: BinOp, l: &ast::Expr, r: &ast::Expr) -> hir::Expr {
@@ -608,7 +641,7 @@ impl<'a> Checker<'a> {
                 bin(op, OpKind::Bool, l, r, Ty::Bool)
             }
             BinOp::Eq | BinOp::Ne => {
-                let (l, r) = if self.needs_context(l) && !self.needs_context(r) {
+                let (l, r) = if self.typing(r) > self.typing(l) {
                     let r = self.expr(r, None);
                     let l = self.expr_operand(l, &r.ty, r.span);
                     (l, r)
@@ -620,7 +653,7 @@ impl<'a> Checker<'a> {
                 bin(op, OpKind::Structural, l, r, Ty::Bool)
             }
             _ => {
-                let (l, r) = if self.needs_context(l) && !self.needs_context(r) && op == BinOp::Concat {
+                let (l, r) = if op == BinOp::Concat && self.typing(r) > self.typing(l) {
                     let r = self.expr(r, None);
                     let l = self.expr(l, Some(&r.ty));
                     (l, r)
@@ -720,24 +753,16 @@ impl<'a> Checker<'a> {
         expected: Option<&Ty>,
     ) -> hir::Expr {
         let s = self.expr(scrutinee, None);
-        let mut result: Option<Ty> = expected.cloned();
-        let mut order: Vec<usize> = (0..arms.len()).collect();
-        if result.is_none() {
-            order.sort_by_key(|i| self.needs_context(&arms[*i].body));
-        }
-        let mut checked: Vec<Option<(hir::Pattern, hir::Expr)>> = vec![None; arms.len()];
-        for i in order {
-            let arm = &arms[i];
-            let mark = self.locals.len();
-            let p = self.pattern(&arm.pattern, &s.ty, true);
-            let body = self.expr(&arm.body, result.as_ref().filter(|t| **t != Ty::Never));
-            if result.as_ref().is_none_or(|t| *t == Ty::Never) {
-                result = Some(body.ty.clone());
-            }
-            self.locals.truncate(mark);
-            checked[i] = Some((p, body));
-        }
-        let arms: Vec<(hir::Pattern, hir::Expr)> = checked.into_iter().flatten().collect();
+        let bodies: Vec<&ast::Expr> = arms.iter().map(|a| &a.body).collect();
+        let mut patterns: Vec<Option<hir::Pattern>> = vec![None; arms.len()];
+        let (bodies, result) = self.siblings(&bodies, expected, |this, i, t| {
+            let mark = this.locals.len();
+            patterns[i] = Some(this.pattern(&arms[i].pattern, &s.ty, true));
+            let body = this.expr(&arms[i].body, t);
+            this.locals.truncate(mark);
+            body
+        });
+        let arms: Vec<(hir::Pattern, hir::Expr)> = patterns.into_iter().flatten().zip(bodies).collect();
         self.check_exhaustive(&s.ty, &arms, span, s.span);
         let ty = match result {
             Some(Ty::Never) | None => expected.cloned().unwrap_or(Ty::Never),
