@@ -723,7 +723,12 @@ impl<'a> Checker<'a> {
     /// The other operand of `==`/`!=`: must have the first one's type
     /// (`other`, of the operand at `other_span`).
     fn expr_operand(&mut self, e: &ast::Expr, other: &Ty, other_span: Span) -> hir::Expr {
-        if other.is_lenient() {
+        if *other == Ty::Error {
+            // Already reported: nothing to compare with, and no second
+            // error for this side (`[] == []` is one mistake).
+            return self.expr(e, Some(&Ty::Error));
+        }
+        if *other == Ty::Never {
             return self.expr(e, None);
         }
         let h = self.expr_inner(e, Some(other));
