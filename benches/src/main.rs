@@ -4,6 +4,8 @@
 //!
 //!   claim_bench sha256 [--mib 1024] [--rounds 5]     file_sha256 vs `openssl dgst -sha256`
 //!   claim_bench git-tree [--files 50000] [--rounds 5] git_tree vs `git add -A && git write-tree`
+//!   claim_bench oci-layers [--mib 1024] [--layers 8] [--rounds 3]
+//!                                                    oci_image's layer verification vs `gzip -dc | sha256sum` per layer
 //!   claim_bench read-floor DIR [--jobs 2]           every file under DIR read once, nothing else
 //!   claim_bench parse DIR                            the parser (and the lexer) alone over every `.claim` file under DIR
 //!   claim_bench corpus --modules N [--seed 1] [--out DIR]  the generated corpus (claim/, rego/, pytest/)
@@ -77,6 +79,132 @@ fn bench_sha256(dir: &Path, mib: u64, rounds: u64) {
         assert!(out.starts_with(&ours_hex), "digests differ: {ours_hex} vs {out}");
     }
     report(&format!("file_sha256 of {mib} MiB"), &ours, &peer, "openssl", Some((mib as f64, "MiB")));
+}
+
+/// A layout of `layers` gzip layers, `mib` MiB of blobs in all (content
+/// that compresses about 3:1, as image layers of binaries and text do),
+/// verified by `claim_batch` (the whole run: layout, manifest, config, both
+/// digests of every layer) on one thread and on two, against
+/// `gzip -dc LAYER | sha256sum` (and `pigz -dc`, where installed) run for
+/// each layer one after another.
+fn bench_oci_layers(dir: &Path, mib: u64, layers: usize, rounds: u64) {
+    use sha2::Digest;
+    let lay = dir.join("lay");
+    let blobs = lay.join("blobs/sha256");
+    std::fs::create_dir_all(&blobs).expect("mkdir");
+    let compressor = if tool("pigz") { "pigz" } else { "gzip" };
+    let mut rng = Rng::new(3);
+    let words: Vec<Vec<u8>> = (0..4096)
+        .map(|_| (0..(3 + rng.next_u64() % 9)).map(|_| b'a' + (rng.next_u64() % 26) as u8).collect())
+        .collect();
+    let (mut layer_files, mut descs, mut diff_ids) = (Vec::new(), Vec::new(), Vec::new());
+    let per_layer = (mib << 20) / layers as u64;
+    // Content: words, with a run of random bytes now and then.
+    let mut chunk = |rng: &mut Rng| {
+        let mut chunk = Vec::with_capacity(16 << 20);
+        while chunk.len() < 16 << 20 {
+            if rng.next_u64() % 32 == 0 {
+                chunk.extend((0..32).map(|_| rng.next_u64() as u8));
+            } else {
+                chunk.extend_from_slice(&words[(rng.next_u64() % 4096) as usize]);
+                chunk.push(b' ');
+            }
+        }
+        chunk
+    };
+    // How much the compressor shrinks it, measured on one chunk, so each
+    // blob is about `per_layer` bytes.
+    let sample = dir.join("sample");
+    std::fs::write(&sample, chunk(&mut rng)).expect("sample");
+    let squeezed = run(Command::new("sh").arg("-c").arg(format!("{compressor} -1 -c {} | wc -c", sample.display())));
+    let ratio = (16u64 << 20) as f64 / squeezed.trim().parse::<f64>().unwrap_or(1.0).max(1.0);
+    for i in 0..layers {
+        let raw = dir.join(format!("layer{i}.tar"));
+        let gz = dir.join(format!("layer{i}.tar.gz"));
+        let mut content = Vec::new();
+        while (content.len() as f64) < per_layer as f64 * ratio {
+            content.extend(chunk(&mut rng));
+        }
+        std::fs::write(&raw, &content).expect("layer");
+        run(Command::new("sh").arg("-c").arg(format!("{compressor} -1 -n -c {} > {}", raw.display(), gz.display())));
+        let blob = std::fs::read(&gz).expect("gz");
+        let digest = hex(&sha2::Sha256::digest(&blob));
+        std::fs::rename(&gz, blobs.join(&digest)).expect("blob");
+        let _ = std::fs::remove_file(&raw);
+        diff_ids.push(format!("sha256:{}", hex(&sha2::Sha256::digest(&content))));
+        descs.push(format!(
+            r#"{{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip", "digest": "sha256:{digest}", "size": {}}}"#,
+            blob.len()
+        ));
+        layer_files.push(blobs.join(&digest));
+    }
+    let put = |bytes: &[u8]| {
+        let d = hex(&sha2::Sha256::digest(bytes));
+        std::fs::write(blobs.join(&d), bytes).expect("blob");
+        (d, bytes.len())
+    };
+    let config = format!(
+        r#"{{"architecture": "amd64", "os": "linux", "config": {{}}, "rootfs": {{"type": "layers", "diff_ids": [{}]}}}}"#,
+        diff_ids.iter().map(|d| format!("\"{d}\"")).collect::<Vec<_>>().join(", ")
+    );
+    let (cd, cs) = put(config.as_bytes());
+    let manifest = format!(
+        r#"{{"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json", "config": {{"mediaType": "application/vnd.oci.image.config.v1+json", "digest": "sha256:{cd}", "size": {cs}}}, "layers": [{}]}}"#,
+        descs.join(", ")
+    );
+    let (md, ms) = put(manifest.as_bytes());
+    std::fs::write(
+        lay.join("index.json"),
+        format!(
+            r#"{{"schemaVersion": 2, "manifests": [{{"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": "sha256:{md}", "size": {ms}, "annotations": {{"org.opencontainers.image.ref.name": "v1"}}}}]}}"#
+        ),
+    )
+    .expect("index");
+    std::fs::write(lay.join("oci-layout"), r#"{"imageLayoutVersion": "1.0.0"}"#).expect("marker");
+    std::fs::write(dir.join("Claim.toml"), "").expect("toml");
+    std::fs::write(
+        dir.join("main.claim"),
+        format!(
+            "use std.oci.{{oci_image, Image}}\nfact image: Image = oci_image(\"lay\", \"v1\")\nwitness read {{ holds len(image.diff_ids) == {layers} }}\n"
+        ),
+    )
+    .expect("main");
+    let bin = std::env::current_exe().expect("exe").with_file_name("claim_batch");
+    let claim = |jobs: &str| {
+        let out = run(Command::new(&bin).args(["--entry", "main.claim", "--jobs", jobs]).current_dir(dir));
+        assert!(out.contains("1/1 PASS"), "{out}");
+    };
+    let total: u64 = layer_files.iter().map(|f| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0)).sum();
+    let each = |tool: &str| {
+        for f in &layer_files {
+            run(Command::new("sh").arg("-c").arg(format!("{tool} -dc {} | sha256sum", f.display())));
+        }
+    };
+    // Every file read once before the rounds, so no tool reads from disk.
+    each("gzip");
+    let (mut one, mut two, mut gzip, mut pigz) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        one.push(time(|| claim("1")).0);
+        two.push(time(|| claim("2")).0);
+        gzip.push(time(|| each("gzip")).0);
+        if tool("pigz") {
+            pigz.push(time(|| each("pigz")).0);
+        }
+    }
+    let mib = total as f64 / (1 << 20) as f64;
+    let work = Some((mib, "MiB of blobs"));
+    println!("{layers} gzip layers, {mib:.0} MiB of blobs");
+    report("one thread: claim_batch --jobs 1", &one, &gzip, "gzip|sha256", work);
+    if !pigz.is_empty() {
+        report("one thread: claim_batch --jobs 1", &one, &pigz, "pigz|sha256", work);
+    }
+    report("two threads: claim_batch --jobs 2", &two, &gzip, "gzip|sha256", work);
+    let (o, t) = (median(one), median(two));
+    println!("  --jobs 2 / --jobs 1 wall time: {:.2}", t.as_secs_f64() / o.as_secs_f64());
+}
+
+fn tool(name: &str) -> bool {
+    Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success())
 }
 
 fn bench_git_tree(dir: &Path, files: u64, rounds: u64) {
@@ -251,6 +379,12 @@ fn main() {
     let rounds = arg(&args, "--rounds", 5).max(1);
     match args.get(1).map(String::as_str) {
         Some("sha256") => bench_sha256(&dir, arg(&args, "--mib", 1024), rounds),
+        Some("oci-layers") => bench_oci_layers(
+            &dir,
+            arg(&args, "--mib", 1024),
+            arg(&args, "--layers", 8).max(1) as usize,
+            rounds,
+        ),
         Some("git-tree") => bench_git_tree(&dir, arg(&args, "--files", 50_000), rounds),
         Some("parse") => {
             // Parse every `.claim` file under a folder: the parser's share of a check.

@@ -306,8 +306,10 @@ fn run_timed<'p>(
     // One database per project. The world of each is known once its files
     // are: the world's reads are salsa inputs of that database.
     let shared = state.shared.clone();
-    let new_world =
-        |p: &crate::project::Project, dirs| FsWorld::new(p.root.clone(), dirs, shared.clone(), opts.max_load_bytes);
+    let new_world = |p: &crate::project::Project, dirs| {
+        FsWorld::new(p.root.clone(), dirs, shared.clone(), opts.max_load_bytes)
+            .with_layouts(opts.jobs, opts.limits.max_layer_bytes)
+    };
     let dbs = &mut state.dbs;
     // A first run loads; a run again reuses what is loaded. A run that
     // exits after one check parses each module where it checks it, part by

@@ -12,6 +12,7 @@ pub mod formats;
 pub mod gittree;
 pub mod graph;
 mod human;
+pub mod layer;
 pub mod lsp;
 pub mod merge;
 pub mod oci;

@@ -2,9 +2,11 @@
 //! (`oci-layout`, `index.json`, `blobs/sha256/…`), selects the manifest
 //! whose `org.opencontainers.image.ref.name` is `ref`, and verifies every
 //! blob it reads — manifest, config and each layer — against its digest and
-//! size. A layout that is malformed, a ref that names no image (or several),
-//! and a blob that is missing or differs are each an error naming what was
-//! wrong: nothing unverified becomes a value.
+//! size, and each layer's content against the diff id its config names
+//! (`layer.rs`). A layout that is malformed, a ref that names no image (or
+//! several), a blob that is missing or differs, and a layer whose content
+//! is not the config's are each an error naming what was wrong: nothing
+//! unverified becomes a value.
 
 use crate::world::sha256_file;
 use claim_diagnostics::Diagnostic;
@@ -23,8 +25,23 @@ const INDEX_TYPE: &str = "application/vnd.oci.image.index.v1+json";
 struct Layout<'a> {
     dir: &'a Path,
     call: &'a WorldCall<'a>,
-    max_bytes: u64,
+    limits: &'a LayoutLimits,
 }
+
+/// What reading a layout may cost.
+#[derive(Clone, Copy, Debug)]
+pub struct LayoutLimits {
+    /// The largest manifest or config read (`--max-load-bytes`).
+    pub max_json_bytes: u64,
+    /// The longest decompressed layer (`--max-layer-bytes`).
+    pub max_layer_bytes: u64,
+    /// Threads the layers are verified on (`--jobs`).
+    pub jobs: usize,
+}
+
+/// 64 GiB: larger than the layers of the largest images in common use
+/// (CUDA and model-serving images have layers of a few to 20 GiB).
+pub const DEFAULT_MAX_LAYER_BYTES: u64 = 64 << 30;
 
 /// A content descriptor: the digest (hex) and size a blob must have.
 struct Descriptor {
@@ -108,8 +125,12 @@ impl Layout<'_> {
         if !read {
             return Ok(None);
         }
-        if d.size > self.max_bytes {
-            return Err(self.blob_error(what, d, format!("is larger than the load limit of {} bytes", self.max_bytes)));
+        if d.size > self.limits.max_json_bytes {
+            return Err(self.blob_error(
+                what,
+                d,
+                format!("is larger than the load limit of {} bytes", self.limits.max_json_bytes),
+            ));
         }
         std::fs::read(&path).map(Some).map_err(|e| self.blob_error(what, d, format!("cannot be read: {e}")))
     }
@@ -129,9 +150,9 @@ pub fn read_image(
     reference: &str,
     ty: &Ty,
     types: &Types,
-    max_bytes: u64,
+    limits: &LayoutLimits,
 ) -> Result<Value, Vec<Diagnostic>> {
-    let l = Layout { dir, call, max_bytes };
+    let l = Layout { dir, call, limits };
     let marker = l.read_json_file("oci-layout")?;
     if text(field(&marker, "imageLayoutVersion")).is_none() {
         return Err(l.malformed("`oci-layout` has no `imageLayoutVersion`".into()));
@@ -178,16 +199,14 @@ pub fn read_image(
         "config",
     )?;
     let config = l.parse_blob("config", &config_desc)?;
-    let mut layers = Vec::new();
-    if let Some(J::Array(ls)) = field(&manifest, "layers").map(|x| &x.kind) {
-        for (i, layer) in ls.iter().enumerate() {
-            let d = l.descriptor(layer, &format!("layer {i}"))?;
-            l.verify(&format!("layer {i}"), &d, false)?;
-            layers.push(d);
-        }
-    } else {
+    let Some(J::Array(ls)) = field(&manifest, "layers").map(|x| &x.kind) else {
         return Err(l.malformed("the manifest has no `layers` array".into()));
-    }
+    };
+    let layers =
+        ls.iter().enumerate().map(|(i, layer)| l.descriptor(layer, &format!("layer {i}"))).collect::<Result<Vec<_>, _>>()?;
+    let diff_ids = l.diff_ids(&config)?;
+    let platform = l.platform(&config)?;
+    l.verify_layers(&layers, &diff_ids)?;
     let mut labels = BTreeMap::new();
     if let Some(J::Object(ls)) = field(&config, "config").and_then(|c| field(c, "Labels")).map(|x| &x.kind) {
         for (k, _, v) in ls {
@@ -207,6 +226,153 @@ pub fn read_image(
         digest(&config_desc),
         Value::list(layers.iter().map(digest).collect()),
         Value::new(V::Map(Arc::new(labels))),
+        Value::text(platform.as_str()),
+        Value::list(diff_ids.iter().map(|d| Value::digest(DigestKind::Sha256, d)).collect()),
     ];
+    if values.len() != fields.names().len() {
+        return Err(l.malformed("internal: `std.oci.Image` does not have the fields `oci_image` gives".into()));
+    }
     Ok(Value::new(V::Record(Arc::new(RecordVal { name: name.name.clone(), names: fields.names(), fields: values }))))
+}
+
+impl Layout<'_> {
+    /// The config's `rootfs.diff_ids`: the digests of the layers' content.
+    fn diff_ids(&self, config: &Json<'_>) -> Result<Vec<[u8; 32]>, Vec<Diagnostic>> {
+        let rootfs = field(config, "rootfs").ok_or_else(|| self.malformed("the config has no `rootfs`".into()))?;
+        if text(field(rootfs, "type")) != Some("layers") {
+            return Err(self.malformed("the config's `rootfs.type` is not `layers`".into()));
+        }
+        let Some(J::Array(ids)) = field(rootfs, "diff_ids").map(|x| &x.kind) else {
+            return Err(self.malformed("the config has no `rootfs.diff_ids` array".into()));
+        };
+        ids.iter()
+            .enumerate()
+            .map(|(i, id)| {
+                text(Some(id))
+                    .and_then(|t| t.strip_prefix("sha256:"))
+                    .and_then(|h| parse_hex(h, 32))
+                    .and_then(|b| <[u8; 32]>::try_from(&b[..]).ok())
+                    .ok_or_else(|| {
+                        self.malformed(format!("the config's diff id {i} is not `sha256:` and 64 lowercase hex digits"))
+                    })
+            })
+            .collect()
+    }
+
+    /// `os/architecture`, or `os/architecture/variant`, from the config.
+    fn platform(&self, config: &Json<'_>) -> Result<String, Vec<Diagnostic>> {
+        let part = |key: &str| text(field(config, key)).filter(|t| !t.is_empty() && !t.contains('/'));
+        let (Some(os), Some(arch)) = (part("os"), part("architecture")) else {
+            return Err(self.malformed("the config does not name its platform (`os` and `architecture`)".into()));
+        };
+        Ok(match part("variant") {
+            Some(v) => format!("{os}/{arch}/{v}"),
+            None => format!("{os}/{arch}"),
+        })
+    }
+
+    /// Every layer's blob against its descriptor, and its content against
+    /// the diff id at its place; on the configured threads, with the first
+    /// layer that fails (in the manifest's order) reported whatever the
+    /// threads did first.
+    fn verify_layers(&self, layers: &[Descriptor], diff_ids: &[[u8; 32]]) -> Result<(), Vec<Diagnostic>> {
+        if layers.len() != diff_ids.len() {
+            return Err(vec![Diagnostic::error(
+                "E0311",
+                format!(
+                    "the image in `{}` has {} layer{} but its config names {} diff id{}",
+                    self.call.path,
+                    layers.len(),
+                    if layers.len() == 1 { "" } else { "s" },
+                    diff_ids.len(),
+                    if diff_ids.len() == 1 { "" } else { "s" }
+                ),
+            )
+            .at_loc(self.call.call, "reads this layout")
+            .with_note("a config's `rootfs.diff_ids` names the content of each layer, one for one")
+            .with_note("std.world code: `LayerContentMismatch`")]);
+        }
+        let mut media = Vec::with_capacity(layers.len());
+        for (i, d) in layers.iter().enumerate() {
+            let media_type = d.media_type.as_deref().unwrap_or("");
+            let Some(c) = crate::layer::compression_of(media_type) else {
+                return Err(vec![Diagnostic::error(
+                    "E0312",
+                    format!("layer {i} of `{}` has the media type `{media_type}`, which is not a layer Claim can read", self.call.path),
+                )
+                .at_loc(self.call.call, "reads this layout")
+                .with_note("a layer is an uncompressed, gzip or zstd tar (`application/vnd.oci.image.layer.v1.tar`, `+gzip`, `+zstd`, or Docker's `rootfs.diff.tar.gzip`)")
+                .with_note("std.world code: `MediaTypeUnsupported`")]);
+            };
+            media.push((i, c));
+        }
+        let results = crate::par::map(&media, self.limits.jobs, |&(i, c)| self.verify_layer(i, &layers[i], c, &diff_ids[i]));
+        results.into_iter().collect()
+    }
+
+    fn verify_layer(
+        &self,
+        i: usize,
+        d: &Descriptor,
+        compression: crate::layer::Compression,
+        diff_id: &[u8; 32],
+    ) -> Result<(), Vec<Diagnostic>> {
+        use crate::layer::ContentError;
+        let what = format!("layer {i}");
+        let path = self.dir.join("blobs/sha256").join(&d.hex);
+        let (file, meta) = crate::world::open(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => self.blob_error(&what, d, "is missing".into()),
+            _ => self.blob_error(&what, d, format!("cannot be read: {e}")),
+        })?;
+        if !meta.is_file() {
+            return Err(self.blob_error(&what, d, "is not a regular file".into()));
+        }
+        if meta.len() != d.size {
+            return Err(self.blob_error(&what, d, format!("has {} bytes, its descriptor says {}", meta.len(), d.size)));
+        }
+        // The blob is read once: what is hashed is what is decompressed.
+        let digests = crate::layer::digest_layer(file, compression, self.limits.max_layer_bytes)
+            .map_err(|e| self.blob_error(&what, d, format!("cannot be read: {e}")))?;
+        // A blob that is not its descriptor's is that error first.
+        if hex(&digests.blob) != d.hex || digests.blob_len != d.size {
+            return Err(self.blob_error(
+                &what,
+                d,
+                format!("does not match its digest: its bytes hash to `sha256:{}`", hex(&digests.blob)),
+            ));
+        }
+        match digests.content {
+            Ok(content) if content == *diff_id => Ok(()),
+            Ok(content) => Err(self.content_error(
+                i,
+                d,
+                diff_id,
+                &format!("its content hashes to `sha256:{}`", hex(&content)),
+            )),
+            Err(ContentError::Decode(why)) => Err(self.content_error(i, d, diff_id, &why)),
+            Err(ContentError::TooLarge { limit }) => Err(vec![Diagnostic::error(
+                "E0313",
+                format!("layer {i} of `{}` decompresses to more than {limit} bytes", self.call.path),
+            )
+            .at_loc(self.call.call, "reads this layout")
+            .with_note(format!("the blob is `blobs/sha256/{}`", d.hex))
+            .with_help("raise the limit with `--max-layer-bytes` where a layer this large is expected")
+            .with_note("std.world code: `FileTooLarge`")]),
+        }
+    }
+
+    fn content_error(&self, i: usize, d: &Descriptor, diff_id: &[u8; 32], why: &str) -> Vec<Diagnostic> {
+        vec![Diagnostic::error(
+            "E0311",
+            format!("layer {i} of `{}` is not the content its config names: {why}", self.call.path),
+        )
+        .at_loc(self.call.call, "reads this layout")
+        .with_note(format!(
+            "layer {i} is the blob `sha256:{}`; the config's diff id {i} is `sha256:{}`",
+            d.hex,
+            hex(diff_id)
+        ))
+        .with_note("a config digest names an image's content only through its diff ids: an image whose layers are other bytes is not that image")
+        .with_note("std.world code: `LayerContentMismatch`")]
+    }
 }

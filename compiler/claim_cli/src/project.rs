@@ -314,6 +314,8 @@ pub struct Limits {
     pub max_files: usize,
     /// The longest text or list `++` may build (E0407).
     pub max_value_len: usize,
+    /// The most bytes one image layer may decompress to (E0313).
+    pub max_layer_bytes: u64,
 }
 
 impl Default for Limits {
@@ -323,6 +325,7 @@ impl Default for Limits {
             max_source_bytes: 64 * 1024 * 1024,
             max_files: 100_000,
             max_value_len: claim_eval::eval::DEFAULT_MAX_VALUE_LEN,
+            max_layer_bytes: crate::oci::DEFAULT_MAX_LAYER_BYTES,
         }
     }
 }

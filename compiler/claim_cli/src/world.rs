@@ -38,6 +38,8 @@ pub struct FsWorld {
     dirs: HashMap<FileId, (PathBuf, bool)>,
     pub sources: Arc<Mutex<Sources>>,
     max_load_bytes: u64,
+    /// What reading an OCI layout may cost (`with_layouts`).
+    layouts: crate::oci::LayoutLimits,
     /// Each JSON file's id in the sources, or why it could not be read,
     /// where no listing found its folder (which keep their own: `Folder`).
     /// Not the parsed document: a read decodes it at once, and kept
@@ -125,6 +127,11 @@ impl FsWorld {
             dirs,
             sources,
             max_load_bytes,
+            layouts: crate::oci::LayoutLimits {
+                max_json_bytes: max_load_bytes,
+                max_layer_bytes: crate::oci::DEFAULT_MAX_LAYER_BYTES,
+                jobs: 1,
+            },
             json_cache: Mutex::default(),
             hash_cache: Mutex::default(),
             tree_cache: Mutex::default(),
@@ -139,6 +146,14 @@ impl FsWorld {
             cold_folders: Default::default(),
             cold_parents: Mutex::default(),
         }
+    }
+
+    /// Image layers are verified on `jobs` threads, each decompressed to
+    /// at most `max_layer_bytes`.
+    pub fn with_layouts(mut self, jobs: usize, max_layer_bytes: u64) -> FsWorld {
+        self.layouts.jobs = jobs.max(1);
+        self.layouts.max_layer_bytes = max_layer_bytes;
+        self
     }
 
     /// Opens a canonical path to read, without waiting (see `open`): below
@@ -762,7 +777,7 @@ impl World for FsWorld {
                 "`oci_image` needs an OCI layout directory",
             ));
         }
-        crate::oci::read_image(&path, call, reference, ty, types, self.max_load_bytes)
+        crate::oci::read_image(&path, call, reference, ty, types, &self.layouts)
     }
 }
 

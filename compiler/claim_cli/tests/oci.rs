@@ -71,6 +71,27 @@ fn oci_image_agrees_with_umoci_and_skopeo_and_refuses_a_flipped_byte() {
         manifest["config"]["digest"].as_str().expect("config digest").trim_start_matches("sha256:").to_string();
     let layer_digest =
         manifest["layers"][0]["digest"].as_str().expect("layer").trim_start_matches("sha256:").to_string();
+    let config_raw = Command::new("skopeo")
+        .args(["inspect", "--config", "--raw", "oci:img:v41"])
+        .current_dir(&tmp)
+        .output()
+        .expect("skopeo")
+        .stdout;
+    let config: serde_json::Value = serde_json::from_slice(&config_raw).expect("config json");
+    let diff_id = config["rootfs"]["diff_ids"][0].as_str().expect("diff id").to_string();
+    let platform = format!(
+        "{}/{}",
+        config["os"].as_str().expect("os"),
+        config["architecture"].as_str().expect("architecture")
+    );
+    // The diff id is the digest of the layer's content: `gzip -dc | sha256sum`.
+    let unzipped = Command::new("gzip")
+        .args(["-dc"])
+        .arg(tmp.join("img/blobs/sha256").join(&layer_digest))
+        .output()
+        .expect("gzip");
+    assert!(unzipped.status.success());
+    assert_eq!(format!("sha256:{}", hex(&Sha256::digest(&unzipped.stdout))), diff_id, "gzip and umoci agree");
     let index: serde_json::Value =
         serde_json::from_slice(&std::fs::read(tmp.join("img/index.json")).expect("index")).expect("index json");
     assert_eq!(
@@ -88,13 +109,14 @@ fn oci_image_agrees_with_umoci_and_skopeo_and_refuses_a_flipped_byte() {
              witness the_manifest_digest_is_skopeos {{ holds image.manifest == sha256:{manifest_digest} }}\n\
              witness the_config_digest_is_the_manifests {{ holds image.config == sha256:{config_digest} }}\n\
              witness the_layer_is_read {{ holds image.layers == [sha256:{layer_digest}] }}\n\
+             witness the_content_is_the_configs {{ holds [raw(d) for d in image.diff_ids] == [{diff_id}] and image.platform == \"{platform}\" }}\n\
              witness the_label_is_read {{ holds get(image.labels, \"org.opencontainers.image.revision\") == Some(\"5ec6a9953ad5d39120298bbfc26e95a6fa4b1dc3\") }}\n"
         ),
     )
     .expect("main");
     let (code, out) = batch(&tmp);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("4/4 PASS"), "{out}");
+    assert!(out.contains("5/5 PASS"), "{out}");
 
     // A copy made by skopeo into another layout reads the same identities.
     sh(&tmp, "skopeo", &["copy", "--quiet", "oci:img:v41", "oci:copied:v41"]);

@@ -63,6 +63,9 @@ struct Args {
     /// The longest text (bytes) or list (elements) a program may build.
     #[arg(long, value_name = "N", default_value_t = claim_cli::project::Limits::default().max_value_len)]
     max_value_len: usize,
+    /// The most bytes one OCI image layer may decompress to.
+    #[arg(long, value_name = "BYTES", default_value_t = claim_cli::project::Limits::default().max_layer_bytes)]
+    max_layer_bytes: u64,
     /// The largest file `load` reads, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::world::DEFAULT_MAX_LOAD_BYTES)]
     max_load_bytes: u64,
@@ -138,6 +141,7 @@ fn main() {
             max_source_bytes: args.max_source_bytes,
             max_files: args.max_files,
             max_value_len: args.max_value_len,
+            max_layer_bytes: args.max_layer_bytes,
         },
         timeout_per_witness: Some(args.timeout_per_witness),
         timeout_per_fact: Some(args.timeout_per_fact),
