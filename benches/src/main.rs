@@ -100,7 +100,7 @@ fn bench_oci_layers(dir: &Path, mib: u64, layers: usize, rounds: u64) {
     let (mut layer_files, mut descs, mut diff_ids) = (Vec::new(), Vec::new(), Vec::new());
     let per_layer = (mib << 20) / layers as u64;
     // Content: words, with a run of random bytes now and then.
-    let mut chunk = |rng: &mut Rng| {
+    let chunk = |rng: &mut Rng| {
         let mut chunk = Vec::with_capacity(16 << 20);
         while chunk.len() < 16 << 20 {
             if rng.next_u64() % 32 == 0 {

@@ -103,6 +103,9 @@ fn every_malformed_text_is_left_to_the_strict_decoder() {
         ("\"pushed\": false", "\"pushed\": fals"),
         ("\"pushed\": false", "\"pushed\": false}} "),
         ("\"size\": 1", "\"size\": 1.5"),
+        ("\"size\": 1", "\"size\": 01"),
+        ("\"size\": 1", "\"size\": 00"),
+        ("\"budget\": \"3h\"", "\"budget\": \"03h\""),
         ("\"size\": 1", "\"size\": 99999999999999999999"),
         ("\"size\": 1", "\"size\": 1, \"extra\": 2"),
         ("\"size\": 1", "\"size\": 1,"),
@@ -192,6 +195,7 @@ fn variants_of(types: &Types, receipt: &Ty, base: &str) {
         ("\"config\": ", "\"con\\u0066ig\": "),
         ("\"config\": ", "\"config\" \n: "),
         ("\"pushed\": false", "\"pushed\": false, \"configx\": 1"),
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": {\"a\": [0, -0.5, 1e-7, 10]}"),
         ("\"manifest\": null,", ""),
         ("\"config\": \"{D}\"", "\"config\": \"{D}\", \"extra\": [1]"),
     ];
@@ -207,6 +211,14 @@ fn variants_of(types: &Types, receipt: &Ty, base: &str) {
         ("\"schema-version\": \"1\", ", "\"schema-version\": \"1\", \"schema-version\": \"1\", "),
         ("\"origin\": \"Built\", ", "\"origin\": \"Built\", \"con\\u0066ig\": \"{D}\", "),
         ("\"manifest\": null,", "\"manifest\" "),
+        // A field the record ignores is still JSON, checked as strictly:
+        // a key written twice at any depth, a number with a leading zero.
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": {\"a\": 1, \"a\": 2}"),
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": [{\"b\": {\"c\": 1, \"c\": 1}}]"),
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": 007"),
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": -01"),
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": 1."),
+        ("\"pushed\": false", "\"pushed\": false, \"configx\": 1e"),
     ];
     for (from, to) in refused {
         let text = base.replacen(from, &to.replace("{D}", D), 1);

@@ -65,6 +65,19 @@ pub struct JsonSyntaxError {
     pub message: String,
 }
 
+/// Whether `key` is among the keys of `fields` already: compared one by one
+/// in a small object, through `seen` (filled from then on) in a large one.
+fn repeats(fields: &[(Cow<'_, str>, Span, Json<'_>)], key: &str, seen: &mut rustc_hash::FxHashSet<String>) -> bool {
+    const SMALL: usize = 16;
+    if fields.len() < SMALL {
+        return fields.iter().any(|(k, _, _)| k == key);
+    }
+    if seen.is_empty() {
+        seen.extend(fields.iter().map(|(k, _, _)| k.to_string()));
+    }
+    !seen.insert(key.to_string())
+}
+
 pub fn parse(text: &str) -> Result<Json<'_>, JsonSyntaxError> {
     let mut p = Parser::new(text);
     p.ws();
@@ -161,6 +174,7 @@ impl<'a> Parser<'a> {
             Some(b'{') => {
                 self.i += 1;
                 let mut fields = Vec::new();
+                let mut seen = rustc_hash::FxHashSet::default();
                 self.ws();
                 if !self.eat(b'}') {
                     loop {
@@ -175,6 +189,15 @@ impl<'a> Parser<'a> {
                         }
                         let key = self.string()?;
                         let kspan = Span::new(kstart, self.i);
+                        if repeats(&fields, &key, &mut seen) {
+                            // Tools differ on which of two keys they take
+                            // (the first, the last): a file that two tools
+                            // read as two values is refused.
+                            return Err(JsonSyntaxError {
+                                span: kspan,
+                                message: format!("duplicate key `{key}`: a key may appear once in an object"),
+                            });
+                        }
                         self.ws();
                         if !self.eat(b':') {
                             return Err(self.err("expected `:` after the key"));
@@ -231,22 +254,50 @@ impl<'a> Parser<'a> {
                 J::Null
             }
             Some(b'-' | b'0'..=b'9') => {
-                self.eat(b'-');
-                let digits = self.i;
-                while self.i < self.s.len()
-                    && (self.s[self.i].is_ascii_digit() || matches!(self.s[self.i], b'.' | b'e' | b'E' | b'+' | b'-'))
-                {
-                    self.i += 1;
-                }
-                if self.i == digits {
-                    return Err(self.err("expected digits"));
-                }
+                self.number()?;
                 J::Number(Cow::Borrowed(self.text.get(start..self.i).ok_or_else(|| self.err("bad number"))?))
             }
             Some(_) => return Err(self.err("expected a JSON value")),
         };
         Ok(Json { kind, span: Span::new(start, self.i) })
     }
+    /// A number as RFC 8259 writes one: an optional `-`, `0` or digits not
+    /// starting with `0`, then optionally `.` and digits, then optionally
+    /// `e` or `E`, a sign and digits. `007`, `-01`, `1.`, `.5` and `1e`
+    /// are not JSON.
+    fn number(&mut self) -> Result<(), JsonSyntaxError> {
+        let digits = |p: &mut Self| {
+            let from = p.i;
+            while p.s.get(p.i).is_some_and(u8::is_ascii_digit) {
+                p.i += 1;
+            }
+            p.i - from
+        };
+        self.eat(b'-');
+        let int_at = self.i;
+        match digits(self) {
+            0 => return Err(self.err("expected digits")),
+            n if n > 1 && self.s[int_at] == b'0' => {
+                self.i = int_at;
+                return Err(self.err("a JSON number does not start with `0` followed by digits"));
+            }
+            _ => {}
+        }
+        if self.eat(b'.') && digits(self) == 0 {
+            return Err(self.err("expected digits after `.`"));
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.i += 1;
+            if matches!(self.peek(), Some(b'+' | b'-')) {
+                self.i += 1;
+            }
+            if digits(self) == 0 {
+                return Err(self.err("expected digits in the exponent"));
+            }
+        }
+        Ok(())
+    }
+
     pub(crate) fn string(&mut self) -> Result<Cow<'a, str>, JsonSyntaxError> {
         self.i += 1;
         // Most strings have no escape: the text itself, not a copy. Its end
