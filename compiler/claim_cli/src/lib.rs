@@ -3,6 +3,7 @@
 //! and `claimc` are thin wrappers around [`batch::run`] and [`check::run_check`].
 
 pub mod batch;
+pub mod beneath;
 pub mod check;
 pub mod corpus;
 pub mod db;

@@ -8,7 +8,8 @@
 //! is not the config's are each an error naming what was wrong: nothing
 //! unverified becomes a value.
 
-use crate::world::sha256_file;
+use crate::beneath::{is_outside, Beneath};
+use sha2::Digest;
 use claim_diagnostics::Diagnostic;
 use claim_eval::json::{self, Json, J};
 use claim_eval::value::{hex, parse_hex, RecordVal};
@@ -20,12 +21,26 @@ use std::path::Path;
 use std::sync::Arc;
 
 const REF_NAME: &str = "org.opencontainers.image.ref.name";
-const INDEX_TYPE: &str = "application/vnd.oci.image.index.v1+json";
+/// Media types of an image index (OCI's, and Docker's manifest list).
+const INDEX_TYPES: [&str; 2] =
+    ["application/vnd.oci.image.index.v1+json", "application/vnd.docker.distribution.manifest.list.v2+json"];
+/// Media types of an image manifest.
+const MANIFEST_TYPES: [&str; 2] =
+    ["application/vnd.oci.image.manifest.v1+json", "application/vnd.docker.distribution.manifest.v2+json"];
+/// Media types of an image config.
+const CONFIG_TYPES: [&str; 2] =
+    ["application/vnd.oci.image.config.v1+json", "application/vnd.docker.container.image.v1+json"];
+/// The config of an OCI artifact that has none: every such artifact
+/// shares its digest, which names no image.
+const EMPTY_TYPE: &str = "application/vnd.oci.empty.v1+json";
 
 struct Layout<'a> {
     dir: &'a Path,
     call: &'a WorldCall<'a>,
     limits: &'a LayoutLimits,
+    /// Every file of the layout is opened beneath the project root: a
+    /// symlink inside the layout that leads out of it is refused.
+    beneath: &'a Beneath,
 }
 
 /// What reading a layout may cost.
@@ -79,10 +94,34 @@ impl Layout<'_> {
             ))]
     }
 
+    /// Opens a file of the layout, which must be a regular file; `Err`
+    /// says what is wrong with it (`is missing`, …).
+    fn open(&self, rel: &str) -> Result<crate::beneath::Opened, String> {
+        let opened = self.beneath.open(&self.dir.join(rel)).map_err(|e| {
+            if is_outside(&e) {
+                "leads out of the project root through a symlink".to_string()
+            } else if e.kind() == std::io::ErrorKind::NotFound {
+                "is missing".to_string()
+            } else {
+                format!("cannot be read: {e}")
+            }
+        })?;
+        if !opened.meta.is_file() {
+            return Err("is not a regular file".into());
+        }
+        Ok(opened)
+    }
+
     fn read_json_file(&self, name: &str) -> Result<Json<'static>, Vec<Diagnostic>> {
-        let path = self.dir.join(name);
-        let bytes =
-            crate::world::read_regular(&path).map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
+        let mut opened = self.open(name).map_err(|e| self.malformed(format!("`{name}` {e}")))?;
+        let bytes = crate::world::read_sized(&mut opened.file, opened.meta.len(), self.limits.max_json_bytes)
+            .map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
+        if bytes.len() as u64 > self.limits.max_json_bytes {
+            return Err(self.malformed(format!(
+                "`{name}` is larger than the load limit of {} bytes",
+                self.limits.max_json_bytes
+            )));
+        }
         let text = String::from_utf8(bytes).map_err(|_| self.malformed(format!("`{name}` is not UTF-8")))?;
         json::parse(&text)
             .map(Json::into_owned)
@@ -103,27 +142,17 @@ impl Layout<'_> {
         Ok(Descriptor { hex: hex.to_string(), size, media_type: text(field(j, "mediaType")).map(str::to_string) })
     }
 
-    /// Checks a blob's size and digest (streamed, so layers of any size are
-    /// fine), and returns its bytes when asked to.
-    fn verify(&self, what: &str, d: &Descriptor, read: bool) -> Result<Option<Vec<u8>>, Vec<Diagnostic>> {
-        let path = self.dir.join("blobs/sha256").join(&d.hex);
-        let meta = std::fs::symlink_metadata(&path).map_err(|_| self.blob_error(what, d, "is missing".into()))?;
-        if !meta.is_file() {
-            return Err(self.blob_error(what, d, "is not a regular file".into()));
-        }
-        if meta.len() != d.size {
-            return Err(self.blob_error(what, d, format!("has {} bytes, its descriptor says {}", meta.len(), d.size)));
-        }
-        let actual = sha256_file(&path).map_err(|e| self.blob_error(what, d, format!("cannot be read: {e}")))?;
-        if hex(&actual) != d.hex {
+    /// A blob's bytes, read once and checked against its descriptor's size
+    /// and digest: what is hashed is what is parsed.
+    fn read_blob(&self, what: &str, d: &Descriptor) -> Result<Vec<u8>, Vec<Diagnostic>> {
+        let rel = format!("blobs/sha256/{}", d.hex);
+        let mut opened = self.open(&rel).map_err(|e| self.blob_error(what, d, e))?;
+        if opened.meta.len() != d.size {
             return Err(self.blob_error(
                 what,
                 d,
-                format!("does not match its digest: its bytes hash to `sha256:{}`", hex(&actual)),
+                format!("has {} bytes, its descriptor says {}", opened.meta.len(), d.size),
             ));
-        }
-        if !read {
-            return Ok(None);
         }
         if d.size > self.limits.max_json_bytes {
             return Err(self.blob_error(
@@ -132,11 +161,21 @@ impl Layout<'_> {
                 format!("is larger than the load limit of {} bytes", self.limits.max_json_bytes),
             ));
         }
-        std::fs::read(&path).map(Some).map_err(|e| self.blob_error(what, d, format!("cannot be read: {e}")))
+        let bytes = crate::world::read_sized(&mut opened.file, d.size, self.limits.max_json_bytes)
+            .map_err(|e| self.blob_error(what, d, format!("cannot be read: {e}")))?;
+        let actual: [u8; 32] = sha2::Sha256::digest(&bytes).into();
+        if bytes.len() as u64 != d.size || hex(&actual) != d.hex {
+            return Err(self.blob_error(
+                what,
+                d,
+                format!("does not match its digest: its bytes hash to `sha256:{}`", hex(&actual)),
+            ));
+        }
+        Ok(bytes)
     }
 
     fn parse_blob(&self, what: &str, d: &Descriptor) -> Result<Json<'static>, Vec<Diagnostic>> {
-        let bytes = self.verify(what, d, true)?.unwrap_or_default();
+        let bytes = self.read_blob(what, d)?;
         let text = String::from_utf8(bytes).map_err(|_| self.malformed(format!("the {what} is not UTF-8")))?;
         json::parse(&text)
             .map(Json::into_owned)
@@ -151,13 +190,21 @@ pub fn read_image(
     ty: &Ty,
     types: &Types,
     limits: &LayoutLimits,
+    beneath: &Beneath,
 ) -> Result<Value, Vec<Diagnostic>> {
-    let l = Layout { dir, call, limits };
+    let l = Layout { dir, call, limits, beneath };
     let marker = l.read_json_file("oci-layout")?;
-    if text(field(&marker, "imageLayoutVersion")).is_none() {
-        return Err(l.malformed("`oci-layout` has no `imageLayoutVersion`".into()));
+    match text(field(&marker, "imageLayoutVersion")) {
+        None => return Err(l.malformed("`oci-layout` has no `imageLayoutVersion`".into())),
+        // Version 1 of the layout, as the image-spec defines it (a later
+        // minor version only adds what a reader may ignore).
+        Some(v) if v.strip_prefix("1.").is_some_and(|rest| rest.split('.').count() == 2) => {}
+        Some(v) => {
+            return Err(l.malformed(format!("`oci-layout` is of version `{v}`; Claim reads version 1 (`1.0.0`)")))
+        }
     }
     let index = l.read_json_file("index.json")?;
+    l.schema_version(&index, "`index.json`")?;
     let Some(J::Array(manifests)) = field(&index, "manifests").map(|m| &m.kind) else {
         return Err(l.malformed("`index.json` has no `manifests` array".into()));
     };
@@ -190,15 +237,44 @@ pub fn read_image(
         }
     };
     let manifest_desc = l.descriptor(chosen, "manifest")?;
-    if manifest_desc.media_type.as_deref() == Some(INDEX_TYPE) {
+    if manifest_desc.media_type.as_deref().is_some_and(|t| INDEX_TYPES.contains(&t)) {
         return Err(l.malformed(format!("`{reference}` names an image index, not one image manifest")));
     }
     let manifest = l.parse_blob("manifest", &manifest_desc)?;
+    l.schema_version(&manifest, "the manifest")?;
+    match text(field(&manifest, "mediaType")) {
+        Some(t) if INDEX_TYPES.contains(&t) => {
+            return Err(l.malformed(format!("`{reference}` names an image index, not one image manifest")))
+        }
+        Some(t) if !MANIFEST_TYPES.contains(&t) => {
+            return Err(l.malformed(format!("the manifest's media type `{t}` is not an image manifest's")))
+        }
+        _ => {}
+    }
+    if let Some(kind) = text(field(&manifest, "artifactType")) {
+        return Err(l.malformed(format!("`{reference}` is an OCI artifact (`{kind}`), not an image")));
+    }
     let config_desc = l.descriptor(
         field(&manifest, "config").ok_or_else(|| l.malformed("the manifest has no `config`".into()))?,
         "config",
     )?;
+    match config_desc.media_type.as_deref() {
+        Some(EMPTY_TYPE) => {
+            return Err(l.malformed(format!(
+                "`{reference}` is an OCI artifact: its config is the empty descriptor, which names no image"
+            )))
+        }
+        Some(t) if !CONFIG_TYPES.contains(&t) => {
+            return Err(l.malformed(format!(
+                "`{reference}` is not an image: its config's media type is `{t}`, not an image config's"
+            )))
+        }
+        _ => {}
+    }
     let config = l.parse_blob("config", &config_desc)?;
+    if !matches!(config.kind, J::Object(_)) {
+        return Err(l.malformed(format!("the config is {}, not an object", config.describe())));
+    }
     let Some(J::Array(ls)) = field(&manifest, "layers").map(|x| &x.kind) else {
         return Err(l.malformed("the manifest has no `layers` array".into()));
     };
@@ -236,6 +312,16 @@ pub fn read_image(
 }
 
 impl Layout<'_> {
+    /// `schemaVersion` 2, the only version of an OCI index or manifest
+    /// (a Docker v2 schema 1 manifest names no config).
+    fn schema_version(&self, j: &Json<'_>, what: &str) -> Result<(), Vec<Diagnostic>> {
+        match field(j, "schemaVersion").map(|v| &v.kind) {
+            Some(J::Number(n)) if n == "2" => Ok(()),
+            Some(J::Number(n)) => Err(self.malformed(format!("{what} has `schemaVersion` {n}; an image has 2"))),
+            _ => Err(self.malformed(format!("{what} has no `schemaVersion` 2"))),
+        }
+    }
+
     /// The config's `rootfs.diff_ids`: the digests of the layers' content.
     fn diff_ids(&self, config: &Json<'_>) -> Result<Vec<[u8; 32]>, Vec<Diagnostic>> {
         let rootfs = field(config, "rootfs").ok_or_else(|| self.malformed("the config has no `rootfs`".into()))?;
@@ -319,14 +405,8 @@ impl Layout<'_> {
     ) -> Result<(), Vec<Diagnostic>> {
         use crate::layer::ContentError;
         let what = format!("layer {i}");
-        let path = self.dir.join("blobs/sha256").join(&d.hex);
-        let (file, meta) = crate::world::open(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => self.blob_error(&what, d, "is missing".into()),
-            _ => self.blob_error(&what, d, format!("cannot be read: {e}")),
-        })?;
-        if !meta.is_file() {
-            return Err(self.blob_error(&what, d, "is not a regular file".into()));
-        }
+        let crate::beneath::Opened { file, meta } =
+            self.open(&format!("blobs/sha256/{}", d.hex)).map_err(|e| self.blob_error(&what, d, e))?;
         if meta.len() != d.size {
             return Err(self.blob_error(&what, d, format!("has {} bytes, its descriptor says {}", meta.len(), d.size)));
         }

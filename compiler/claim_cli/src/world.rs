@@ -65,11 +65,12 @@ pub struct FsWorld {
     /// The working folder when the world was made, which diagnostics name
     /// files relative to (asked once, not for every file read).
     cwd: Option<PathBuf>,
-    /// The canonical root, held open: a file below it is opened relative
-    /// to it, so the kernel walks only the path below the root, not every
-    /// folder from `/` again for each of thousands of files.
-    #[cfg(unix)]
-    root_fd: Option<std::os::fd::OwnedFd>,
+    /// The canonical root, held open: every file below it is opened
+    /// relative to it, resolved beneath it by the kernel (`beneath.rs`),
+    /// which also walks only the path below the root, not every folder
+    /// from `/` again for each of thousands of files. `None` where the
+    /// root cannot be opened: then nothing can be read.
+    beneath: Option<crate::beneath::Beneath>,
     /// Folders already listed by the search for `.claim` files, each
     /// taken (once) instead of listing it again: a receipt's folder was
     /// listed twice in a run, thousands of folders in a large one.
@@ -139,8 +140,7 @@ impl FsWorld {
             resolved: Mutex::default(),
             ahead: Mutex::default(),
             cwd: std::env::current_dir().ok(),
-            #[cfg(unix)]
-            root_fd: open_folder(&real_root),
+            beneath: crate::beneath::Beneath::new(&real_root).ok(),
             real_root,
             listed: Mutex::default(),
             cold_folders: Default::default(),
@@ -156,20 +156,19 @@ impl FsWorld {
         self
     }
 
-    /// Opens a canonical path to read, without waiting (see `open`): below
-    /// the root, relative to it, and never through a symlink (a canonical
-    /// path has none; one put there since it was resolved is refused, not
-    /// followed out of the root).
+    /// Opens a canonical path to read, without waiting, resolved beneath
+    /// the root at the moment of the open (`beneath.rs`): a folder swapped
+    /// for a symlink out of the root since the path was resolved is
+    /// refused, not followed.
     fn open(&self, path: &Path) -> std::io::Result<std::fs::File> {
-        #[cfg(unix)]
-        if let Some(fd) = &self.root_fd {
-            if let Some(rel) = below(path, &self.real_root) {
-                use rustix::fs::{Mode, OFlags};
-                let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOFOLLOW;
-                return Ok(std::fs::File::from(rustix::fs::openat(fd, rel, flags, Mode::empty())?));
-            }
-        }
-        Ok(open(path)?.0)
+        Ok(self.beneath()?.open(path)?.file)
+    }
+
+    /// The root, held open, that every read is resolved beneath.
+    pub(crate) fn beneath(&self) -> std::io::Result<&crate::beneath::Beneath> {
+        self.beneath.as_ref().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "the project root cannot be opened")
+        })
     }
 
     /// Takes the folders the search for `.claim` files listed (by their
@@ -595,26 +594,6 @@ fn within(path: &Path, root: &Path) -> bool {
     p.strip_prefix(r).is_some_and(|rest| rest.is_empty() || rest.starts_with(b"/") || r.ends_with(b"/"))
 }
 
-/// The rest of `path` below `root`, where it is strictly below it. Both
-/// are canonical (no `.`, `..`, doubled or trailing `/`), so a prefix of
-/// bytes ending at a `/` is a prefix of components; comparing components
-/// (`Path::strip_prefix`) cost ~2,400 instructions an open.
-#[cfg(unix)]
-fn below<'p>(path: &'p Path, root: &Path) -> Option<&'p Path> {
-    use std::os::unix::ffi::OsStrExt;
-    let (p, r) = (path.as_os_str().as_bytes(), root.as_os_str().as_bytes());
-    let rest = p.strip_prefix(r)?;
-    let rest = if r.ends_with(b"/") { rest } else { rest.strip_prefix(b"/")? };
-    (!rest.is_empty()).then(|| Path::new(std::ffi::OsStr::from_bytes(rest)))
-}
-
-/// A folder held open, to open files relative to it.
-#[cfg(unix)]
-fn open_folder(dir: &Path) -> Option<std::os::fd::OwnedFd> {
-    use rustix::fs::{Mode, OFlags};
-    rustix::fs::open(dir, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty()).ok()
-}
-
 /// Opens a file to read and asks it what it is, in one path lookup. The
 /// open does not wait: a FIFO opened for reading blocks until a writer
 /// comes, and a `file_sha256` of one hung the run; opened non-blocking, its
@@ -627,16 +606,6 @@ pub(crate) fn open(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Meta
     let file = options.open(path)?;
     let meta = file.metadata()?;
     Ok((file, meta))
-}
-
-/// The bytes of a file that must be a regular one (a FIFO or a device is
-/// refused as not a file, without waiting on it).
-pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    let (mut file, meta) = open(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file"));
-    }
-    read_sized(&mut file, meta.len(), u64::MAX)
 }
 
 /// The whole of an open file, expected to be `size` bytes (its metadata's
@@ -777,7 +746,10 @@ impl World for FsWorld {
                 "`oci_image` needs an OCI layout directory",
             ));
         }
-        crate::oci::read_image(&path, call, reference, ty, types, &self.layouts)
+        let beneath = self.beneath().map_err(|e| {
+            Self::err(call, "E0302", format!("cannot read `{}`: {e}", call.path), "cannot be read")
+        })?;
+        crate::oci::read_image(&path, call, reference, ty, types, &self.layouts, beneath)
     }
 }
 
@@ -824,7 +796,7 @@ mod tests {
     fn below_is_the_rest_of_a_path_strictly_under_the_root() {
         use std::path::Path;
         let below =
-            |p: &str, r: &str| super::below(Path::new(p), Path::new(r)).map(|x| x.to_string_lossy().into_owned());
+            |p: &str, r: &str| crate::beneath::below(Path::new(p), Path::new(r)).map(|x| x.to_string_lossy().into_owned());
         assert_eq!(below("/a/b/c.json", "/a").as_deref(), Some("b/c.json"));
         assert_eq!(below("/a/b", "/a/").as_deref(), Some("b"));
         assert_eq!(below("/c.json", "/").as_deref(), Some("c.json"));
@@ -834,7 +806,7 @@ mod tests {
         // As `Path::strip_prefix` answers, on canonical paths.
         for (p, r) in [("/x/y/z", "/x"), ("/x/yz", "/x/y"), ("/x/y", "/x/y"), ("/q", "/x")] {
             let std = Path::new(p).strip_prefix(r).ok().filter(|rest| !rest.as_os_str().is_empty());
-            assert_eq!(super::below(Path::new(p), Path::new(r)), std, "{p} under {r}");
+            assert_eq!(crate::beneath::below(Path::new(p), Path::new(r)), std, "{p} under {r}");
         }
     }
 }

@@ -64,45 +64,9 @@ fn gzip_layer(content: &[u8]) -> Layer {
     Layer { blob: filter("gzip", &["-c", "-n"], content), media_type: GZIP, diff_id: sha(content) }
 }
 
-/// Writes an OCI layout of one image tagged `v1`, with `diff_ids` in its
-/// config, and returns the config's digest.
 fn write_layout(dir: &Path, layers: &[Layer], diff_ids: &[String]) -> String {
-    let blobs = dir.join("blobs/sha256");
-    std::fs::create_dir_all(&blobs).expect("mkdir");
-    let put = |bytes: &[u8]| {
-        let d = sha(bytes);
-        std::fs::write(blobs.join(&d[7..]), bytes).expect("blob");
-        d
-    };
-    let config = serde_json::json!({
-        "architecture": "arm64", "os": "linux", "variant": "v8",
-        "config": {}, "rootfs": {"type": "layers", "diff_ids": diff_ids},
-    })
-    .to_string();
-    let config_digest = put(config.as_bytes());
-    let layer_descs: Vec<_> = layers
-        .iter()
-        .map(|l| serde_json::json!({"mediaType": l.media_type, "digest": put(&l.blob), "size": l.blob.len()}))
-        .collect();
-    let manifest = serde_json::json!({
-        "schemaVersion": 2,
-        "mediaType": "application/vnd.oci.image.manifest.v1+json",
-        "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "digest": config_digest, "size": config.len()},
-        "layers": layer_descs,
-    })
-    .to_string();
-    let manifest_digest = put(manifest.as_bytes());
-    let index = serde_json::json!({
-        "schemaVersion": 2,
-        "manifests": [{
-            "mediaType": "application/vnd.oci.image.manifest.v1+json",
-            "digest": manifest_digest, "size": manifest.len(),
-            "annotations": {"org.opencontainers.image.ref.name": "v1"},
-        }],
-    });
-    std::fs::write(dir.join("index.json"), index.to_string()).expect("index");
-    std::fs::write(dir.join("oci-layout"), r#"{"imageLayoutVersion": "1.0.0"}"#).expect("marker");
-    config_digest
+    let layers: Vec<(&[u8], &str)> = layers.iter().map(|l| (&l.blob[..], l.media_type)).collect();
+    common::oci::write_layout(dir, &layers, diff_ids, &common::oci::Edits::default())
 }
 
 fn project(name: &str) -> PathBuf {

@@ -46,7 +46,7 @@ impl Json<'_> {
         Json { kind, span: self.span }
     }
 
-    pub(crate) fn describe(&self) -> &'static str {
+    pub fn describe(&self) -> &'static str {
         match self.kind {
             J::Null => "null",
             J::Bool(_) => "a boolean",

@@ -1,0 +1,155 @@
+//! Inputs an attacker controls: receipts, OCI layouts, file and folder
+//! names, and the checkout itself. Each test here is a regression test of
+//! one way a run passed that must not have, read outside the project, or
+//! gave another tool's answer a different meaning (`docs/robustness.md`,
+//! "Threat model"). Every case must be refused by name, and nothing that
+//! reads it may pass.
+
+mod common;
+
+use common::oci::{sha, write_layout, Edits};
+use std::path::{Path, PathBuf};
+
+fn project(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("claim-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("Claim.toml"), "").expect("toml");
+    dir
+}
+
+const LAYER: &[u8] = b"a plain tar layer";
+const TAR: &str = "application/vnd.oci.image.layer.v1.tar";
+
+/// A layout at `dir/lay` (or wherever `at` says) of one plain layer.
+fn layout(at: &Path, edits: &Edits<'_>) {
+    write_layout(at, &[(LAYER, TAR)], &[sha(LAYER)], edits);
+}
+
+fn run_image(dir: &Path) -> (i32, String) {
+    std::fs::write(
+        dir.join("main.claim"),
+        "use std.oci.{oci_image, Image}\nfact image: Image = oci_image(\"lay\", \"v1\")\n\
+         witness reads_the_image { holds len(image.layers) == 1 }\n",
+    )
+    .expect("main");
+    common::batch_in(dir)
+}
+
+fn assert_refused(what: &str, (code, out): (i32, String), says: &[&str]) {
+    assert_eq!(code, 2, "{what}: {out}");
+    assert!(!out.contains("PASS reads_the_image"), "{what}: {out}");
+    for s in says {
+        assert!(out.contains(s), "{what}: `{s}` not in\n{out}");
+    }
+}
+
+/// Every path `oci_image` opens is confined to the project, not only the
+/// layout folder: a layout whose `blobs`, `blobs/sha256` or `index.json`
+/// is a symlink out of the project is refused, though the image outside
+/// is well-formed.
+#[test]
+fn symlinks_inside_a_layout_do_not_lead_out_of_the_project() {
+    for (case, link, target) in [
+        ("blobs", "lay/blobs", "../../outside/lay/blobs"),
+        ("sha256", "lay/blobs/sha256", "../../../outside/lay/blobs/sha256"),
+        ("index", "lay/index.json", "../../outside/lay/index.json"),
+    ] {
+        let top = std::env::temp_dir().join(format!("claim-hostile-links-{case}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&top);
+        let dir = top.join("proj");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("Claim.toml"), "").expect("toml");
+        layout(&top.join("outside/lay"), &Edits::default());
+        layout(&dir.join("lay"), &Edits::default());
+        // The project's own copy works; then one part of it is replaced by
+        // a link to the copy outside.
+        assert_eq!(run_image(&dir).0, 0, "{case}");
+        let link = dir.join(link);
+        if link.is_dir() {
+            std::fs::remove_dir_all(&link).expect("rm");
+        } else {
+            std::fs::remove_file(&link).expect("rm");
+        }
+        std::os::unix::fs::symlink(target, &link).expect("link");
+        assert_refused(case, run_image(&dir), &["leads out of the project root"]);
+        let _ = std::fs::remove_dir_all(&top);
+    }
+}
+
+/// JSON that two tools read as two different values, or that RFC 8259
+/// forbids, is refused wherever Claim reads it: in an OCI blob as in a
+/// receipt.
+#[test]
+fn ambiguous_or_malformed_json_in_a_layout_is_refused() {
+    let dup_config = |t: String| t.replacen("\"config\":", "\"config\": {\"digest\": \"sha256:00\", \"size\": 1}, \"config\":", 1);
+    let leading_zero = |t: String| t.replacen("\"size\":", "\"size\":00", 1);
+    let cases: Vec<(&str, Edits<'_>, &[&str])> = vec![
+        ("two config keys in the manifest", Edits { manifest_text: &dup_config, ..Edits::default() }, &["duplicate key `config`"]),
+        ("a size with leading zeros", Edits { index_text: &leading_zero, ..Edits::default() }, &["does not start with `0`"]),
+    ];
+    for (what, edits, says) in cases {
+        let dir = project("json");
+        layout(&dir.join("lay"), &edits);
+        assert_refused(what, run_image(&dir), says);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A layout of something that is not an image is refused, even where
+/// every blob matches its descriptor.
+#[test]
+fn what_is_not_an_image_is_refused() {
+    let index_type = |m: &mut serde_json::Value| {
+        m["mediaType"] = "application/vnd.oci.image.index.v1+json".into();
+    };
+    let schema_1 = |m: &mut serde_json::Value| m["schemaVersion"] = 1.into();
+    let no_schema = |m: &mut serde_json::Value| {
+        m.as_object_mut().map(|o| o.remove("schemaVersion"));
+    };
+    let artifact = |m: &mut serde_json::Value| m["artifactType"] = "application/vnd.example.sbom".into();
+    let index_schema_1 = |i: &mut serde_json::Value| i["schemaVersion"] = 1.into();
+    let cases: Vec<(&str, Edits<'_>, &[&str])> = vec![
+        ("layout version 2", Edits { marker: r#"{"imageLayoutVersion": "2.0.0"}"#, ..Edits::default() }, &["version `2.0.0`"]),
+        ("manifest schema 1", Edits { manifest: &schema_1, ..Edits::default() }, &["`schemaVersion` 1"]),
+        ("manifest without a schema", Edits { manifest: &no_schema, ..Edits::default() }, &["no `schemaVersion` 2"]),
+        ("index schema 1", Edits { index: &index_schema_1, ..Edits::default() }, &["`index.json` has `schemaVersion` 1"]),
+        ("a manifest typed as an index", Edits { manifest: &index_type, ..Edits::default() }, &["names an image index"]),
+        ("a config that is a list", Edits { config: Some(b"[1,2]"), ..Edits::default() }, &["the config is an array"]),
+        (
+            "an artifact's empty config",
+            Edits { config: Some(b"{}"), config_media_type: "application/vnd.oci.empty.v1+json", ..Edits::default() },
+            &["empty descriptor", "names no image"],
+        ),
+        ("an artifact type", Edits { manifest: &artifact, ..Edits::default() }, &["OCI artifact (`application/vnd.example.sbom`)"]),
+        (
+            "a config of another media type",
+            Edits { config_media_type: "application/vnd.example.config+json", ..Edits::default() },
+            &["`application/vnd.example.config+json`"],
+        ),
+    ];
+    for (what, edits, says) in cases {
+        let dir = project("not-an-image");
+        layout(&dir.join("lay"), &edits);
+        assert_refused(what, run_image(&dir), &[&["[E0309]"][..], says].concat());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The numbers RFC 8259 forbids are refused in receipts too (a Duration
+/// written with a leading zero as well).
+#[test]
+fn numbers_with_leading_zeros_are_not_json() {
+    for (value, ty) in [("007", "Int"), ("-01", "Int"), ("00", "Int"), ("\"05s\"", "Duration")] {
+        let dir = project("numbers");
+        std::fs::write(dir.join("r.json"), format!("{{\"n\": {value}}}")).expect("receipt");
+        std::fs::write(
+            dir.join("main.claim"),
+            format!("record R {{ n: {ty} }}\nfact r: R = load(\"r.json\")\nwitness reads_the_image {{ holds r == r }}\n"),
+        )
+        .expect("main");
+        let (code, out) = common::batch_in(&dir);
+        assert_refused(value, (code, out), &[]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
