@@ -247,6 +247,12 @@ fn search(entries: &[PathBuf], jobs: usize, allow_empty: bool) -> Result<(Vec<Pr
             let dir = abs.parent().map(Path::to_path_buf).unwrap_or_default();
             let root = nearest_manifest(&dir, None).unwrap_or(dir);
             groups.entry(root).or_default().push(abs);
+        } else if std::fs::metadata(&abs).is_ok() {
+            // A FIFO, a socket, a device: there, but nothing to read.
+            return Err(Box::new(
+                usage_error(format!("entry `{}` is neither a file nor a folder", entry.display()))
+                    .with_help("give a `.claim` file or a folder of them"),
+            ));
         } else {
             let help = match near_entry(entry) {
                 Some(near) => format!("did you mean `{}`?", near.display()),
@@ -428,7 +434,8 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
         entries.iter().zip(&project.entries).filter(|(m, _)| tried.insert((*m).clone())).collect();
     // Read on `jobs` threads, recorded in the entries' order (which fixes
     // the files' ids).
-    let cwd = found.cwd.as_deref();
+    let cwd_owned = found.cwd.clone();
+    let cwd = cwd_owned.as_deref();
     // From a cold page cache, the reads of all of them are begun at once
     // (`readahead`) once the first two have waited for the disk.
     let reads = crate::readahead::FolderReads::default();
@@ -443,10 +450,22 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
         (!claim_sema::db::is_std_module(module)).then(|| fetch(path, limits, cwd, &noted))
     });
     for ((module, path), fetched) in firsts.into_iter().zip(fetched) {
+        let errors_before = found.errors.len();
         if let Some((text, fid)) =
             read_module(sources, project, limits, module, Some(path.clone()), fetched, &mut found)
         {
             read.insert(module.clone(), SourceFile::loaded(db, module.clone(), text, fid));
+        } else if found.errors.len() == errors_before && !claim_sema::db::is_std_module(module) {
+            // An entry selected this file: one it cannot read fails the
+            // run, where a folder's listing found it or a user named it
+            // (an unreadable witness skipped would be a pass unearned).
+            let why = found.unreadable.get(module).cloned().unwrap_or_else(|| {
+                format!("`{}`: it does not exist (a symlink to nothing?)", display_name_in(path, cwd))
+            });
+            found.errors.push(
+                Diagnostic::error("E0106", format!("cannot read the `.claim` file {why}"))
+                    .with_note("every `.claim` file an entry selects is read, or the run fails: its witnesses would go unrun"),
+            );
         }
     }
     let files: Vec<SourceFile> = read.values().copied().collect();

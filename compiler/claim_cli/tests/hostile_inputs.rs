@@ -153,3 +153,68 @@ fn numbers_with_leading_zeros_are_not_json() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// `claim_batch` run as a user without the root's rights: as `nobody`
+/// through `setpriv` where the tests run as root (root reads a file of
+/// mode 000), else as is. `None` where that cannot be done.
+fn as_unprivileged(dir: &Path, args: &[&str]) -> Option<(i32, String)> {
+    let bin = env!("CARGO_BIN_EXE_claim_batch");
+    let root = std::process::Command::new("id").arg("-u").output().ok()?.stdout == b"0\n";
+    let mut cmd = if root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    let out = cmd.args(args).current_dir(dir).env("NO_COLOR", "1").output().ok()?;
+    Some((
+        out.status.code().unwrap_or(-1),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+    ))
+}
+
+/// Every `.claim` file an entry selects is read, or the run fails naming
+/// it: an unreadable file, a symlink to nothing and a FIFO are not skipped,
+/// whether an entry folder found them or an entry named them.
+#[test]
+fn a_claim_file_that_cannot_be_read_fails_the_run() {
+    use std::os::unix::fs::PermissionsExt;
+    let top = std::env::temp_dir().join(format!("claim-hostile-unreadable-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&top);
+    let dir = top.join("p");
+    std::fs::create_dir_all(dir.join("sub")).expect("mkdir");
+    std::fs::write(dir.join("a.claim"), "witness a { holds 1 == 1 }\n").expect("a");
+    std::fs::write(dir.join("c.claim"), "witness c { holds false }\n").expect("c");
+    std::fs::set_permissions(&top, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::set_permissions(dir.join("sub"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::set_permissions(dir.join("a.claim"), std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    std::fs::set_permissions(dir.join("c.claim"), std::fs::Permissions::from_mode(0o000)).expect("chmod");
+    let Some((code, out)) = as_unprivileged(&top, &["--entry", "p"]) else {
+        eprintln!("skipped: cannot run as another user");
+        return;
+    };
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0106]") && out.contains("c.claim") && !out.contains("PASS"), "{out}");
+    let (code, out) = as_unprivileged(&top, &["--entry", "p/c.claim"]).expect("ran before");
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0106]") && !out.contains("0/0 PASS"), "{out}");
+    // A symlink to nothing, and a FIFO, below an entry folder.
+    std::fs::remove_file(dir.join("c.claim")).expect("rm");
+    std::os::unix::fs::symlink("nowhere.claim", dir.join("sub/b.claim")).expect("link");
+    let (code, out) = common::batch_args(&top, &["--entry", "p"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0106]") && out.contains("b.claim") && !out.contains("PASS"), "{out}");
+    std::fs::remove_file(dir.join("sub/b.claim")).expect("rm");
+    let fifo = dir.join("sub/f.claim");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let (code, out) = common::batch_args(&top, &["--entry", "p"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("[E0106]") && out.contains("f.claim") && !out.contains("PASS"), "{out}");
+    // A FIFO named as the entry is not said not to exist.
+    let (code, out) = common::batch_args(&top, &["--entry", "p/sub/f.claim"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("neither a file nor a folder"), "{out}");
+    let _ = std::fs::remove_dir_all(&top);
+}

@@ -11,8 +11,12 @@ pub fn batch_in(dir: &Path) -> (i32, String) {
 
 /// `batch_in` with more arguments.
 pub fn batch_in_with(dir: &Path, args: &[&str]) -> (i32, String) {
+    batch_args(dir, &[&["--entry", "main.claim"], args].concat())
+}
+
+/// `claim_batch` with exactly these arguments, in `dir`.
+pub fn batch_args(dir: &Path, args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
-        .args(["--entry", "main.claim"])
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
