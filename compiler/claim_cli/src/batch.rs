@@ -123,6 +123,7 @@ fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &
         sources,
         code: 2,
         graphs: Vec::new(),
+        run: None,
     };
     Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
 }
@@ -576,6 +577,7 @@ fn run_timed<'p>(
             sources: &sources,
             code,
             graphs,
+            run: Some(run_identity(opts, &loaded, &sources)),
         };
         let out = Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
         leave_if_exiting(opts, reports, evaluators, sources);
@@ -634,6 +636,45 @@ fn run_witnesses(
             reports.extend(ran);
         }
         frontiers.extend(checked);
+    }
+}
+
+/// Which part of which program this run is: its shard, a digest of the
+/// program's `.claim` files, entries and filter, and how many witnesses the
+/// whole program selects.
+fn run_identity(
+    opts: &BatchOptions,
+    loaded: &[(&crate::project::Project, &crate::project::Loaded, &claim_sema::Compiled)],
+    sources: &Sources,
+) -> crate::formats::RunIdentity {
+    use sha2::Digest;
+    let mut h = sha2::Sha256::new();
+    // Netstrings: no two different sequences of parts hash alike.
+    let mut part = |s: &str| {
+        h.update(format!("{}:", s.len()));
+        h.update(s);
+        h.update(",");
+    };
+    let mut files: Vec<(&str, &str)> = sources.files().filter(|(name, _)| name.ends_with(".claim")).collect();
+    files.sort_unstable();
+    for (name, text) in files {
+        part(name);
+        part(text);
+    }
+    for (p, l, _) in loaded {
+        part(&crate::project::display_name(&p.root));
+        l.entries.iter().for_each(|e| part(e));
+    }
+    part(opts.filter.as_deref().unwrap_or(""));
+    let selected = loaded
+        .iter()
+        .map(|(_, l, compiled)| crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), None).len())
+        .sum();
+    let digest: [u8; 32] = h.finalize().into();
+    crate::formats::RunIdentity {
+        shard: opts.shard.unwrap_or((1, 1)),
+        program: format!("sha256:{}", claim_eval::value::hex(&digest)),
+        selected,
     }
 }
 

@@ -41,6 +41,7 @@ pub(crate) fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sourc
             sources,
             code,
             graphs: Vec::new(),
+            run: None,
         };
         return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
     }

@@ -5,6 +5,7 @@
 //! format carries the same facts as the human output: every witness, every
 //! diagnostic, the open frontiers and the exit status.
 
+use claim_diagnostics::printable::{self as escape, xml};
 use claim_diagnostics::{Diagnostic, Label, Severity, Sources};
 use claim_eval::{FrontierReport, WitnessReport};
 use serde_json::{json, Value};
@@ -33,6 +34,21 @@ pub struct RunReport<'a> {
     pub code: i32,
     /// Mermaid derivation graphs with verdicts, one per project (markdown).
     pub graphs: Vec<String>,
+    /// Which part of which program this run is, where it ran witnesses
+    /// (`claim_batch merge` checks that the shards make one whole).
+    pub run: Option<RunIdentity>,
+}
+
+/// Which part of which program a run is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunIdentity {
+    /// `(k, n)`: shard k of n (1 of 1 unsharded).
+    pub shard: (u64, u64),
+    /// `sha256:…` of the program: its `.claim` files (names and texts),
+    /// its entries and its `--filter`.
+    pub program: String,
+    /// The witnesses the whole program selects (all shards together).
+    pub selected: usize,
 }
 
 impl RunReport<'_> {
@@ -142,23 +158,15 @@ fn json_doc(r: &RunReport<'_>) -> String {
         "frontiers": frontiers,
         "diagnostics": r.diagnostics.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
     });
-    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
-}
-
-fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => {}
-            c => out.push(c),
-        }
+    let mut doc = doc;
+    if let Some(run) = &r.run {
+        doc["run"] = json!({
+            "shard": { "index": run.shard.0, "count": run.shard.1 },
+            "program": run.program,
+            "selected": run.selected,
+        });
     }
-    out
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }
 
 fn junit(r: &RunReport<'_>) -> String {
@@ -171,7 +179,7 @@ fn junit(r: &RunReport<'_>) -> String {
     let _ = writeln!(
         out,
         "<testsuites name=\"{}\" tests=\"{total}\" failures=\"{}\" errors=\"{}\" time=\"{time:.6}\">",
-        r.tool,
+        xml(r.tool),
         failed + dissolved,
         usize::from(errors > 0)
     );
@@ -211,9 +219,9 @@ fn junit(r: &RunReport<'_>) -> String {
                     let _ = writeln!(
                         out,
                         ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
-                        xml(&claim_diagnostics::printable(&d.message)),
+                        xml(&d.message),
                         d.code,
-                        xml(&plain(d))
+                        escape::xml_text(&plain(d))
                     );
                 }
             }
@@ -236,7 +244,7 @@ fn junit(r: &RunReport<'_>) -> String {
                     xml(&f.module),
                     xml(&d.message),
                     d.code,
-                    xml(&plain(d))
+                    escape::xml_text(&plain(d))
                 );
             }
         }
@@ -246,22 +254,13 @@ fn junit(r: &RunReport<'_>) -> String {
                 out,
                 "    <testcase name=\"compile and load\" classname=\"program\">\n      <error message=\"the program could not be compiled, read or evaluated; no witness was run\" type=\"{}\">{}</error>\n    </testcase>",
                 r.diagnostics.iter().find(|d| d.is_error()).map(|d| d.code).unwrap_or("E0999"),
-                xml(&text)
+                escape::xml_text(&text)
             );
         }
         out.push_str("  </testsuite>\n");
     }
     out.push_str("</testsuites>\n");
     out
-}
-
-/// GitHub escapes for workflow-command data and properties.
-fn gh_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-}
-
-fn gh_prop(s: &str) -> String {
-    gh_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
 fn github(r: &RunReport<'_>) -> String {
@@ -278,33 +277,29 @@ fn github(r: &RunReport<'_>) -> String {
         // The annotation marks one place; the body says where the others
         // are (the receipt field a wrong value was read from, the file a
         // digest hashed), so the reviewer can go there from the pull request.
-        let mut body = d.message.clone();
+        let mut body = vec![d.message.clone()];
         if let Some(l) = at {
-            body.push_str(&format!("\n{}: {}", d.code, l.message));
+            body.push(format!("{}: {}", d.code, l.message));
         }
         for l in d.primary.iter().chain(d.secondary.iter()).filter(|l| !at.is_some_and(|a| std::ptr::eq(*l, a))) {
             let (file, line, col, _, _) = position(l, r.sources);
-            body.push_str(&format!("\n{file}:{line}:{col}: {}", l.message));
+            body.push(format!("{file}:{line}:{col}: {}", l.message));
         }
-        for n in &d.notes {
-            body.push_str(&format!("\nnote: {n}"));
-        }
-        if let Some(h) = &d.help {
-            body.push_str(&format!("\nhelp: {h}"));
-        }
+        body.extend(d.notes.iter().map(|n| format!("note: {n}")));
+        body.extend(d.help.iter().map(|h| format!("help: {h}")));
+        let body = escape::github_data(body.iter().map(String::as_str));
         match at {
             Some(l) => {
                 let (file, line, col, end_line, end_col) = position(l, r.sources);
                 let _ = writeln!(
                     out,
-                    "::{kind} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{}",
-                    gh_prop(&file),
-                    gh_prop(&format!("{} {}", d.code, d.message)),
-                    gh_data(&body)
+                    "::{kind} file={},line={line},col={col},endLine={end_line},endColumn={end_col},title={}::{body}",
+                    escape::github_property(&file),
+                    escape::github_property(&format!("{} {}", d.code, d.message)),
                 );
             }
             None => {
-                let _ = writeln!(out, "::{kind} title={}::{}", gh_prop(d.code), gh_data(&body));
+                let _ = writeln!(out, "::{kind} title={}::{body}", escape::github_property(d.code));
             }
         }
     }
@@ -343,7 +338,7 @@ fn sarif(r: &RunReport<'_>) -> String {
         let (file, line, col, end_line, end_col) = position(l, r.sources);
         json!({
             "physicalLocation": {
-                "artifactLocation": { "uri": file },
+                "artifactLocation": { "uri": escape::uri_path(&file) },
                 "region": { "startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col }
             },
             "message": { "text": l.message }
@@ -376,7 +371,7 @@ fn sarif(r: &RunReport<'_>) -> String {
                         false => format!("replace with `{}`", f.replacement),
                     } },
                     "artifactChanges": [{
-                        "artifactLocation": { "uri": file },
+                        "artifactLocation": { "uri": escape::uri_path(&file) },
                         "replacements": [{
                             "deletedRegion": { "startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col },
                             "insertedContent": { "text": f.replacement }
@@ -419,8 +414,8 @@ fn markdown(r: &RunReport<'_>) -> String {
                 out,
                 "| {} | `{}` | {} |",
                 if w.passed() { "PASS" } else { "**FAIL**" },
-                w.name,
-                r.group_of(i)
+                escape::markdown_code(&w.name),
+                escape::markdown(r.group_of(i))
             );
         }
         out.push('\n');
@@ -434,7 +429,7 @@ fn markdown(r: &RunReport<'_>) -> String {
                 "<details><summary><code>{}</code> {}</summary>\n\n```text\n{}```\n</details>\n",
                 d.code,
                 xml(&d.message),
-                claim_diagnostics::render_human(d, r.sources, false)
+                claim_diagnostics::render_human(d, r.sources, false).replace("```", "`\u{200b}``")
             );
         }
     }
@@ -443,8 +438,13 @@ fn markdown(r: &RunReport<'_>) -> String {
         out.push_str("### Open frontiers\n\n");
         for f in open {
             let (line, _) = r.sources.line_col(f.loc.file, f.loc.span.start);
-            let text = claim_diagnostics::printable(&f.text);
-            let _ = writeln!(out, "- `{}` ({}:{line}): {text}", f.name, r.sources.name(f.loc.file));
+            let _ = writeln!(
+                out,
+                "- `{}` ({}:{line}): {}",
+                escape::markdown_code(&f.name),
+                escape::markdown(r.sources.name(f.loc.file)),
+                escape::markdown(&f.text)
+            );
         }
         out.push('\n');
     }

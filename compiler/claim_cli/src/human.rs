@@ -32,6 +32,7 @@ pub(crate) fn report(
         for (i, r) in reports.iter().enumerate() {
             // With several projects in one run, each one's witnesses under its name.
             if let Some((_, name)) = groups.iter().find(|(start, _)| *start == i) {
+                let name = claim_diagnostics::printable::terminal(name);
                 let _ = writeln!(out, "{}== {name}", if i > 0 { "\n" } else { "" });
             }
             out.push_str(if r.passed() { "PASS " } else { "FAIL " });
@@ -70,7 +71,8 @@ pub(crate) fn report(
                     None => t.text.clone(),
                 };
                 let text = claim_diagnostics::printable(&text);
-                let _ = writeln!(out, "  {}{text}    [{}:{line}]", "  ".repeat(t.depth), sources.name(t.loc.file));
+                let file = claim_diagnostics::printable::terminal(sources.name(t.loc.file));
+                let _ = writeln!(out, "  {}{text}    [{file}:{line}]", "  ".repeat(t.depth));
             }
         }
         out.push_str(&open_frontiers.join());
@@ -98,7 +100,8 @@ fn open_frontiers(frontiers: &[FrontierReport], sources: &Sources) -> String {
         for f in &open {
             let (line, _) = sources.line_col(f.loc.file, f.loc.span.start);
             let text = claim_diagnostics::printable(&f.text);
-            let _ = writeln!(out, "  {} ({}:{line}): {text}", f.name, sources.name(f.loc.file));
+            let file = claim_diagnostics::printable::terminal(sources.name(f.loc.file));
+            let _ = writeln!(out, "  {} ({file}:{line}): {text}", f.name);
         }
     }
     out

@@ -4,12 +4,75 @@
 //! diagnostics once each, the summary and exit status recomputed.
 
 use crate::Output;
+use claim_diagnostics::printable::terminal;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 fn usage(message: String) -> Output {
     Output { stdout: String::new(), stderr: format!("error[E0901]: {message}\n"), code: 2 }
+}
+
+/// Whether the reports are the shards of one program, each once, all of
+/// them: `Err` names the shard that is missing, repeated or of another
+/// split or program. A report of a run that stopped before its witnesses
+/// (exit 2) carries no shard, and makes the merge exit 2 anyway.
+fn whole(paths: &[PathBuf], docs: &[Value]) -> Result<(), String> {
+    let mut first: Option<(&PathBuf, u64, &str, u64)> = None;
+    let mut seen: std::collections::BTreeMap<u64, &PathBuf> = Default::default();
+    for (p, d) in paths.iter().zip(docs) {
+        let run = &d["run"];
+        if run.is_null() {
+            if d["exit_code"] == 2 {
+                continue;
+            }
+            return Err(format!(
+                "`{}` does not say which shard of which program it is; make it again with this claim_batch",
+                p.display()
+            ));
+        }
+        let (Some(k), Some(n), Some(program), Some(selected)) = (
+            run["shard"]["index"].as_u64(),
+            run["shard"]["count"].as_u64(),
+            run["program"].as_str(),
+            run["selected"].as_u64(),
+        ) else {
+            return Err(format!("`{}` has a malformed `run`", p.display()));
+        };
+        match first {
+            None => first = Some((p, n, program, selected)),
+            Some((q, n0, program0, selected0)) => {
+                if n != n0 {
+                    return Err(format!(
+                        "`{}` is a shard of {n} but `{}` one of {n0}: shards of different splits",
+                        p.display(),
+                        q.display()
+                    ));
+                }
+                if program != program0 || selected != selected0 {
+                    return Err(format!(
+                        "`{}` and `{}` are runs of different programs (their sources, entries or filter differ)",
+                        p.display(),
+                        q.display()
+                    ));
+                }
+            }
+        }
+        if let Some(q) = seen.insert(k, p) {
+            return Err(format!("`{}` and `{}` are both shard {k}/{n}", q.display(), p.display()));
+        }
+    }
+    if let Some((_, n, _, _)) = first {
+        let missing: Vec<String> = (1..=n).filter(|k| !seen.contains_key(k)).map(|k| format!("{k}/{n}")).collect();
+        if !missing.is_empty() && docs.iter().all(|d| d["exit_code"] != 2) {
+            return Err(format!(
+                "shard{} missing: {}: a merge of some shards would report a part of the program as the whole",
+                if missing.len() == 1 { " is" } else { "s are" },
+                missing.join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
@@ -27,6 +90,9 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
             Ok(_) => return usage(format!("`{}` is not a version-1 claim_batch JSON report", p.display())),
             Err(e) => return usage(format!("`{}` is not JSON: {e}", p.display())),
         }
+    }
+    if let Err(why) = whole(paths, &docs) {
+        return usage(why);
     }
     let list = |key: &str| -> Vec<Value> {
         docs.iter().flat_map(|d| d[key].as_array().cloned().unwrap_or_default()).collect()
@@ -65,8 +131,18 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
     } else {
         0
     };
+    // The shards together must be every witness the program selects.
+    let identity = docs.iter().map(|d| &d["run"]).find(|r| !r.is_null()).cloned();
+    if let Some(selected) = identity.as_ref().and_then(|r| r["selected"].as_u64()) {
+        if !stopped && selected != witnesses.len() as u64 {
+            return usage(format!(
+                "the shards report {} witnesses, but the program selects {selected}",
+                witnesses.len()
+            ));
+        }
+    }
     let tool = docs[0]["tool"].clone();
-    let doc = json!({
+    let mut doc = json!({
         "version": 1,
         "tool": tool,
         "exit_code": code,
@@ -75,6 +151,10 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
         "frontiers": frontiers,
         "diagnostics": diagnostics,
     });
+    if let Some(mut run) = identity {
+        run["shard"] = json!({ "index": 1, "count": 1 });
+        doc["run"] = run;
+    }
     if json_out {
         return Output {
             stdout: serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n",
@@ -87,15 +167,15 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
         out.push_str(&format!(
             "{} {}\n",
             if w["status"] == "pass" { "PASS" } else { "FAIL" },
-            w["name"].as_str().unwrap_or("?")
+            terminal(w["name"].as_str().unwrap_or("?"))
         ));
         for d in w["diagnostics"].as_array().into_iter().flatten() {
             let at = &d["primary"];
             out.push_str(&format!(
                 "  [{}] {} ({}:{})\n",
-                d["code"].as_str().unwrap_or(""),
-                d["message"].as_str().unwrap_or(""),
-                at["file"].as_str().unwrap_or("?"),
+                terminal(d["code"].as_str().unwrap_or("")),
+                terminal(d["message"].as_str().unwrap_or("")),
+                terminal(at["file"].as_str().unwrap_or("?")),
                 at["line"]
             ));
         }

@@ -22,9 +22,14 @@ fn run(bin: &str, args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Replaces the numbers that are times, which differ run to run.
+/// Replaces the numbers that are times, which differ run to run, and the
+/// program's digest, which every edit of a `.claim` file changes.
 fn normalise(s: &str) -> String {
     let mut text = s.to_string();
+    if let Some(i) = text.find("\"program\": \"sha256:") {
+        let start = i + "\"program\": \"sha256:".len();
+        text.replace_range(start..start + 64, "<the program's digest>");
+    }
     for key in ["time=\"", "\"duration_ms\": "] {
         let mut out = String::new();
         let mut rest = text.as_str();
@@ -266,7 +271,36 @@ fn shards_partition_the_corpus_and_merge_back() {
         }
         v
     };
-    assert_eq!(strip(&merged), strip(&whole), "merged shards equal the unsharded run");
+    let mut whole = strip(&whole);
+    whole["run"]["shard"] = serde_json::json!({ "index": 1, "count": 1 });
+    assert_eq!(strip(&merged), whole, "merged shards equal the unsharded run");
+    // A merge that is not the whole program is refused by name: a shard
+    // missing, one given twice, shards of another split or program.
+    let (_, other_split) = batch(&["--entry", "claims", "--format", "json", "--shard", "2/4", "--jobs", "1"]);
+    let (_, other_program) = batch(&["--entry", "examples", "--format", "json", "--shard", "2/3", "--jobs", "1"]);
+    let write = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).expect("write");
+        f.display().to_string()
+    };
+    let (split, program) = (write("split.json", &other_split), write("program.json", &other_program));
+    for (what, shards, says) in [
+        ("a missing shard", vec![&files[0], &files[1]], "shard is missing: 3/3"),
+        ("a shard twice", vec![&files[0], &files[1], &files[1]], "are both shard 2/3"),
+        ("another split", vec![&files[0], &split, &files[2]], "shards of different splits"),
+        ("another program", vec![&files[0], &program, &files[2]], "different programs"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+            .arg("merge")
+            .args(shards.iter().map(|s| s.as_str()))
+            .current_dir(repo())
+            .output()
+            .expect("merge");
+        let code = out.status.code().unwrap_or(-1);
+        let out = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(code, 2, "{what}: {out}");
+        assert!(out.contains("[E0901]") && out.contains(says) && !out.contains("PASS"), "{what}: {out}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -218,3 +218,119 @@ fn a_claim_file_that_cannot_be_read_fails_the_run() {
     assert!(out.contains("neither a file nor a folder"), "{out}");
     let _ = std::fs::remove_dir_all(&top);
 }
+
+/// Names and receipt values that would act as markup or commands where
+/// they land: a GitHub workflow command, an ANSI sequence, a
+/// right-to-left override, Markdown that fakes a verdict, XML, a URI.
+const HOSTILE: &[&str] = &[
+    "x\n::error file=a.py,line=1::INJECTED",
+    "ok | **PASS** |",
+    "\u{1b}[32mPASS\u{1b}[0m",
+    "evil\u{202e}mialc.txt",
+    "<b a=\"1\">&amp;'</b>",
+    "100% a:b,c",
+];
+
+/// Every output format × every hostile string, as a project folder's name
+/// (which names the project and its files) and as a receipt's value that a
+/// refusal's message and a frontier's text carry: escaped for the format,
+/// in one place (`claim_diagnostics::printable`).
+#[test]
+fn hostile_names_and_values_are_escaped_for_every_format() {
+    let top = std::env::temp_dir().join(format!("claim-hostile-names-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&top);
+    for (i, name) in HOSTILE.iter().enumerate() {
+        let dir = top.join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("Claim.toml"), "").expect("toml");
+        std::fs::write(dir.join("r.json"), serde_json::json!({ "name": name }).to_string()).expect("receipt");
+        std::fs::write(
+            dir.join(format!("m{i}.claim")),
+            format!(
+                "record R {{ name: Text }}\nrefusal Bad \"bad\"\nfact r: R = load(\"r.json\")\n\
+                 fn check(n: Text) -> Bool {{ refuse Bad \"{{n}} is wrong\" }}\n\
+                 witness names_{i} {{ holds check(r.name) }}\n\
+                 frontier open_{i} {{ \"{{r.name}}\" }}\n"
+            ),
+        )
+        .expect("main");
+    }
+    let run = |format: &str| common::batch_args(&top, &["--entry", ".", "--format", format]);
+    let no_raw_controls = |format: &str, out: &str| {
+        for c in out.chars() {
+            assert!(
+                c == '\n' || !claim_diagnostics::printable::hidden(c),
+                "{format}: a raw {:?} reaches the output:\n{out}",
+                c
+            );
+        }
+    };
+    // Human and GitHub: no line the output did not mean as a command
+    // starts one, and nothing acts on a terminal.
+    for format in ["human", "github"] {
+        let (code, out) = run(format);
+        assert_eq!(code, 1, "{format}: {out}");
+        no_raw_controls(format, &out);
+        for line in out.lines().filter(|l| l.starts_with("::")) {
+            let ours = line.starts_with("::error file=") || line.starts_with("::warning file=");
+            assert!(ours && !line.starts_with("::error file=a.py"), "{format}: {line}");
+        }
+        let errors = out.lines().filter(|l| l.starts_with("::error")).count();
+        assert_eq!(errors, if format == "github" { HOSTILE.len() } else { 0 }, "{format}:\n{out}");
+    }
+    // Markdown: each row of the table has its four cell bars, and no name
+    // reads as a verdict.
+    let (_, md) = run("markdown");
+    no_raw_controls("markdown", &md);
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| **FAIL**") || l.starts_with("| PASS")).collect();
+    assert_eq!(rows.len(), HOSTILE.len(), "{md}");
+    for row in &rows {
+        let bars = row.char_indices().filter(|(i, c)| *c == '|' && !row[..*i].ends_with('\\')).count();
+        assert_eq!(bars, 4, "{row}");
+        assert!(!row.contains("**PASS**"), "{row}");
+    }
+    // JUnit: well-formed XML whose names carry no line break.
+    let (_, xml) = run("junit");
+    no_raw_controls("junit", &xml);
+    let doc = std::env::temp_dir().join(format!("claim-hostile-{}.xml", std::process::id()));
+    std::fs::write(&doc, &xml).expect("xml");
+    let check = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sys, xml.dom.minidom as m; d = m.parse(sys.argv[1]); \
+             names = [e.getAttribute(a) for t in ('testsuite', 'testcase') for e in d.getElementsByTagName(t) for a in ('name', 'file', 'classname')]; \
+             sys.exit(1 if any('\\n' in n or '\\x1b' in n for n in names) else 0)",
+        ])
+        .arg(&doc)
+        .output()
+        .expect("python3");
+    let _ = std::fs::remove_file(&doc);
+    assert!(check.status.success(), "{}\n{xml}", String::from_utf8_lossy(&check.stderr));
+    // SARIF: every artifact location a URI reference (RFC 3986).
+    let (_, sarif) = run("sarif");
+    let v: serde_json::Value = serde_json::from_str(&sarif).expect("sarif is JSON");
+    let mut uris = Vec::new();
+    fn collect(v: &serde_json::Value, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                if let Some(serde_json::Value::String(u)) = m.get("uri") {
+                    out.push(u.clone());
+                }
+                m.values().for_each(|x| collect(x, out));
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| collect(x, out)),
+            _ => {}
+        }
+    }
+    collect(&v, &mut uris);
+    assert!(uris.len() >= HOSTILE.len(), "{sarif}");
+    for u in &uris {
+        let ok = u.bytes().all(|b| b.is_ascii_alphanumeric() || b"-._~/%".contains(&b));
+        assert!(ok && !u.contains("%%"), "not a URI: {u}");
+    }
+    // JSON: the values themselves, as JSON escapes them.
+    let (_, json) = run("json");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert!(json.contains("INJECTED") && v["witnesses"].as_array().is_some_and(|w| w.len() == HOSTILE.len()), "{json}");
+    let _ = std::fs::remove_dir_all(&top);
+}

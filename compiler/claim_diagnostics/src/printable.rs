@@ -1,3 +1,10 @@
+//! What may be printed of text that comes from the input (a diagnostic's
+//! message, a receipt's value, a file or folder name), for each place it
+//! lands: a terminal or CI log, a GitHub workflow command, Markdown, an XML
+//! attribute or text, a URI. Every output format escapes through here, one
+//! function a context, so a name cannot act as markup or a command in any
+//! of them.
+//!
 //! What may be printed to a terminal or a CI log of text a diagnostic
 //! carries. A refusal's message is made at run time, and interpolates
 //! values read from receipts, which come with the pull request under
@@ -39,6 +46,99 @@ pub fn printable(s: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// For a terminal or a CI log: [`printable`].
+pub fn terminal(s: &str) -> Cow<'_, str> {
+    printable(s)
+}
+
+/// For the data of a GitHub workflow command (`::error …::DATA`): lines
+/// each made [`printable`], joined by the command's own encoding of a line
+/// break (`%0A`), with `%` encoded.
+pub fn github_data<'a>(lines: impl IntoIterator<Item = &'a str>) -> String {
+    let lines: Vec<String> = lines.into_iter().map(|l| printable(l).replace('%', "%25")).collect();
+    lines.join("%0A")
+}
+
+/// For a property of a GitHub workflow command (`file=…,title=…`):
+/// [`printable`], and `%`, `:` and `,` (which end a property) encoded.
+pub fn github_property(s: &str) -> String {
+    printable(s).replace('%', "%25").replace(':', "%3A").replace(',', "%2C")
+}
+
+/// For Markdown text inside a line (a table cell, after a list item's
+/// marker): [`printable`], then every character that gives inline text a
+/// meaning (emphasis, code, links, HTML, entities, strikethrough) or ends a
+/// table cell (`|`) escaped with a backslash.
+pub fn markdown(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in printable(s).chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '!') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// For Markdown inline code (between backticks): [`printable`], with
+/// backticks and `|` (which would end the code or a table cell) escaped
+/// as `\u0060` and `\u007c`.
+pub fn markdown_code(s: &str) -> String {
+    printable(s).replace('`', "\\u0060").replace('|', "\\u007c")
+}
+
+/// For XML text or an attribute value: [`printable`] (XML 1.0 allows no
+/// control character but TAB, LF and CR, and an attribute's line breaks
+/// are normalised away), then the five entities.
+pub fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in printable(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// For XML text that may span lines (a rendered diagnostic): the five
+/// entities, and every control character but TAB, LF and CR dropped, as
+/// XML 1.0 cannot carry them.
+pub fn xml_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A relative path as a URI reference (RFC 3986), as SARIF's
+/// `artifactLocation.uri` must be: each segment percent-encoded, byte by
+/// byte, but for the unreserved characters; `/` separates segments.
+pub fn uri_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

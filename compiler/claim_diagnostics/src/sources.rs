@@ -71,6 +71,10 @@ impl Sources {
             *file = Arc::new(SourceText::new(file.name.clone(), text.into()));
         }
     }
+    /// Every file, as `(name, text)`, in the order they were added.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.files.iter().map(|f| (f.name.as_str(), &*f.text))
+    }
     pub fn name(&self, id: FileId) -> &str {
         self.files.get(id.0 as usize).map(|f| f.name.as_str()).unwrap_or("<unknown>")
     }

@@ -495,7 +495,7 @@ mod tests {
         assert_eq!(ints, (0..20).map(|i| format!("Int({i})")).collect::<Vec<_>>());
         let text = format!("{{{}, \"k30\": 1}}", keys.join(", "));
         let e = crate::json::parse(&text).err().map(|e| e.message);
-        assert_eq!(e.as_deref(), Some("duplicate key `k30`: a key may appear once in an object"));
+        assert_eq!(e.as_deref(), Some("duplicate key `k30`"));
     }
 
     /// An object lacking several fields gets one diagnostic naming them

@@ -195,7 +195,7 @@ impl<'a> Parser<'a> {
                             // read as two values is refused.
                             return Err(JsonSyntaxError {
                                 span: kspan,
-                                message: format!("duplicate key `{key}`: a key may appear once in an object"),
+                                message: format!("duplicate key `{key}`"),
                             });
                         }
                         self.ws();
