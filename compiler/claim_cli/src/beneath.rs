@@ -59,6 +59,13 @@ impl Beneath {
         self.open_fd(self.relative(path)?, true)
     }
 
+    /// Opens `path` (a file, or a folder where `dir`) through no symlink at
+    /// all: for a walk that has listed every component as a real folder, so
+    /// one swapped for a symlink since is refused (`ELOOP`), not followed.
+    pub fn open_strict(&self, path: &Path, dir: bool) -> io::Result<OwnedFd> {
+        self.open_with(self.relative(path)?, dir, rustix::fs::ResolveFlags::NO_SYMLINKS)
+    }
+
     fn relative<'p>(&self, path: &'p Path) -> io::Result<&'p Path> {
         if !path.is_absolute() {
             return Ok(path);
@@ -70,6 +77,10 @@ impl Beneath {
     }
 
     fn open_fd(&self, rel: &Path, dir: bool) -> io::Result<OwnedFd> {
+        self.open_with(rel, dir, rustix::fs::ResolveFlags::empty())
+    }
+
+    fn open_with(&self, rel: &Path, dir: bool, extra: rustix::fs::ResolveFlags) -> io::Result<OwnedFd> {
         use rustix::fs::{Mode, OFlags, ResolveFlags};
         let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
         if dir {
@@ -81,7 +92,7 @@ impl Beneath {
             rel_or_dot,
             flags,
             Mode::empty(),
-            ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS,
+            ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS | extra,
         ) {
             Ok(fd) => Ok(fd),
             // Leaving the root is `EXDEV` to openat2.

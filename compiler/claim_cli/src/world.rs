@@ -725,8 +725,17 @@ impl World for FsWorld {
                     "`git_tree` needs a directory",
                 ));
             }
-            crate::gittree::tree_id(&path).map_err(|e| {
+            let beneath = self.beneath().map_err(|e| {
                 Self::err(call, "E0302", format!("cannot read the tree `{}`: {e}", call.path), "cannot be read")
+            })?;
+            crate::gittree::tree_id(beneath, &path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::Unsupported => vec![Diagnostic::error(
+                    "E0314",
+                    format!("`git_tree` cannot give the tree id git gives for `{}`", call.path),
+                )
+                .at_loc(call.call, "reads this tree")
+                .with_note(e.to_string())],
+                _ => Self::err(call, "E0302", format!("cannot read the tree `{}`: {e}", call.path), "cannot be read"),
             })
         })
     }

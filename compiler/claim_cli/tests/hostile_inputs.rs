@@ -334,3 +334,125 @@ fn hostile_names_and_values_are_escaped_for_every_format() {
     assert!(json.contains("INJECTED") && v["witnesses"].as_array().is_some_and(|w| w.len() == HOSTILE.len()), "{json}");
     let _ = std::fs::remove_dir_all(&top);
 }
+
+/// Runs `claim_batch` in `dir` while `swap` flips the checkout back and
+/// forth on a helper thread: `runs` runs, each within a time limit. Returns
+/// the exit codes; a run that hangs fails the test.
+fn under_swaps(dir: &Path, runs: usize, swap: impl Fn(bool) + Send + Sync) -> Vec<i32> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = AtomicBool::new(false);
+    let mut codes = Vec::new();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut flip = false;
+            while !stop.load(Ordering::Relaxed) {
+                flip = !flip;
+                swap(flip);
+            }
+            swap(false);
+        });
+        for _ in 0..runs {
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_claim_batch"))
+                .args(["--entry", "main.claim", "--timeout-per-fact", "20s"])
+                .current_dir(dir)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn");
+            let started = std::time::Instant::now();
+            let code = loop {
+                if let Some(status) = child.try_wait().expect("wait") {
+                    break status.code().unwrap_or(-1);
+                }
+                if started.elapsed() > std::time::Duration::from_secs(30) {
+                    let _ = child.kill();
+                    stop.store(true, Ordering::Relaxed);
+                    panic!("a run hung while the checkout changed under it");
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            };
+            codes.push(code);
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    codes
+}
+
+/// A folder swapped for a symlink out of the project, again and again,
+/// while `file_sha256`, `load` and `git_tree` read through it: no run ever
+/// reads the outside (a witness that would fail on the outside's value
+/// fails no run: exit 1 never happens), and none hangs.
+#[test]
+fn a_folder_swapped_for_a_symlink_never_leads_a_read_out() {
+    let top = std::env::temp_dir().join(format!("claim-hostile-race-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&top);
+    let dir = top.join("p");
+    for (base, text) in [(&dir.join("data/real"), "inside"), (&top.join("out/sw"), "outside")] {
+        std::fs::create_dir_all(base).expect("mkdir");
+        std::fs::write(base.join("f"), format!("{{\"v\": \"{text}\"}}")).expect("file");
+    }
+    std::fs::write(dir.join("Claim.toml"), "").expect("toml");
+    let outside_digest = sha(b"{\"v\": \"outside\"}");
+    // The outside tree's id, as git gives it (one blob `f`).
+    let outside_tree = {
+        let d = top.join("out/sw");
+        let b = claim_cli::beneath::Beneath::new(&d.canonicalize().expect("c")).expect("b");
+        claim_cli::gittree::tree_id(&b, &d.canonicalize().expect("c")).expect("tree")
+    };
+    let outside_tree: String = outside_tree.iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::write(
+        dir.join("main.claim"),
+        format!(
+            "record R {{ v: Text }}\n\
+             fact h: Sha256 = file_sha256(\"data/sw/f\")\n\
+             fact r: R = load(\"data/sw/f\")\n\
+             fact t: Sha1 = git_tree(\"data/sw\")\n\
+             witness never_the_outside {{ holds h != {outside_digest} and r.v != \"outside\" and t != sha1:{outside_tree} }}\n"
+        ),
+    )
+    .expect("main");
+    let sw = dir.join("data/sw");
+    let swap = |to_outside: bool| {
+        let _ = std::fs::remove_file(&sw);
+        if to_outside {
+            let _ = std::os::unix::fs::symlink("../../out/sw", &sw);
+        } else {
+            let _ = std::os::unix::fs::symlink("real", &sw);
+        }
+    };
+    swap(false);
+    assert_eq!(common::batch_in(&dir).0, 0, "before the swaps");
+    let codes = under_swaps(&dir, 150, swap);
+    let escaped = codes.iter().filter(|&&c| c == 1).count();
+    assert_eq!(escaped, 0, "runs that read outside the project: {escaped} of {}", codes.len());
+    assert!(codes.iter().all(|&c| c == 0 || c == 2), "{codes:?}");
+    let _ = std::fs::remove_dir_all(&top);
+}
+
+/// A file of a tree swapped for a FIFO, and back, while `git_tree` and
+/// `file_sha256` read it: no run waits on the FIFO.
+#[test]
+fn a_file_swapped_for_a_fifo_never_hangs_a_run() {
+    let dir = project("fifo-race");
+    std::fs::create_dir_all(dir.join("tree")).expect("mkdir");
+    std::fs::write(dir.join("tree/f"), "content").expect("file");
+    std::fs::write(
+        dir.join("main.claim"),
+        "fact t: Sha1 = git_tree(\"tree\")\nfact h: Sha256 = file_sha256(\"tree/f\")\nwitness reads { holds len(hex(t)) == 40 and len(hex(h)) == 64 }\n",
+    )
+    .expect("main");
+    let f = dir.join("tree/f");
+    let spare = dir.join("spare");
+    let swap = |to_fifo: bool| {
+        let _ = std::fs::remove_file(&f);
+        if to_fifo {
+            let _ = std::process::Command::new("mkfifo").arg(&f).status();
+        } else {
+            let _ = std::fs::copy(&spare, &f);
+        }
+    };
+    std::fs::write(&spare, "content").expect("spare");
+    let codes = under_swaps(&dir, 100, swap);
+    assert!(codes.iter().all(|&c| c == 0 || c == 2), "{codes:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
