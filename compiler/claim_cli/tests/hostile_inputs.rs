@@ -411,18 +411,23 @@ fn a_folder_swapped_for_a_symlink_never_leads_a_read_out() {
         ),
     )
     .expect("main");
-    let sw = dir.join("data/sw");
+    // `data/sw` is a real folder, then a symlink out of the project in its
+    // place, and back: the path checked is not the path opened.
+    let (sw, parked) = (dir.join("data/sw"), dir.join("data/parked"));
+    std::fs::rename(dir.join("data/real"), &sw).expect("rename");
     let swap = |to_outside: bool| {
-        let _ = std::fs::remove_file(&sw);
         if to_outside {
-            let _ = std::os::unix::fs::symlink("../../out/sw", &sw);
-        } else {
-            let _ = std::os::unix::fs::symlink("real", &sw);
+            if std::fs::rename(&sw, &parked).is_ok() {
+                let _ = std::os::unix::fs::symlink("../../out/sw", &sw);
+            }
+        } else if sw.is_symlink() {
+            let _ = std::fs::remove_file(&sw);
+            let _ = std::fs::rename(&parked, &sw);
         }
     };
     swap(false);
     assert_eq!(common::batch_in(&dir).0, 0, "before the swaps");
-    let codes = under_swaps(&dir, 150, swap);
+    let codes = under_swaps(&dir, 300, swap);
     let escaped = codes.iter().filter(|&&c| c == 1).count();
     assert_eq!(escaped, 0, "runs that read outside the project: {escaped} of {}", codes.len());
     assert!(codes.iter().all(|&c| c == 0 || c == 2), "{codes:?}");
@@ -436,6 +441,10 @@ fn a_file_swapped_for_a_fifo_never_hangs_a_run() {
     let dir = project("fifo-race");
     std::fs::create_dir_all(dir.join("tree")).expect("mkdir");
     std::fs::write(dir.join("tree/f"), "content").expect("file");
+    // Files listed before `f` is opened: a longer walk, a wider window.
+    for i in 0..300 {
+        std::fs::write(dir.join(format!("tree/g{i}")), format!("{i}")).expect("file");
+    }
     std::fs::write(
         dir.join("main.claim"),
         "fact t: Sha1 = git_tree(\"tree\")\nfact h: Sha256 = file_sha256(\"tree/f\")\nwitness reads { holds len(hex(t)) == 40 and len(hex(h)) == 64 }\n",
