@@ -87,18 +87,26 @@ impl Beneath {
             flags |= OFlags::DIRECTORY;
         }
         let rel_or_dot = if rel.as_os_str().is_empty() { Path::new(".") } else { rel };
-        match rustix::fs::openat2(
-            &self.root,
-            rel_or_dot,
-            flags,
-            Mode::empty(),
-            ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS | extra,
-        ) {
-            Ok(fd) => Ok(fd),
-            // Leaving the root is `EXDEV` to openat2.
-            Err(rustix::io::Errno::XDEV) => Err(outside()),
-            Err(rustix::io::Errno::NOSYS) => self.walk(rel, flags),
-            Err(e) => Err(e.into()),
+        // The kernel cannot always be sure a `..` stayed beneath the root
+        // while something was renamed anywhere on the system meanwhile: it
+        // says `EAGAIN`, and the open is tried again (a bounded number of
+        // times; then it fails, and so does the read).
+        let mut tries = 0;
+        loop {
+            match rustix::fs::openat2(
+                &self.root,
+                rel_or_dot,
+                flags,
+                Mode::empty(),
+                ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS | extra,
+            ) {
+                Ok(fd) => return Ok(fd),
+                Err(rustix::io::Errno::AGAIN) if tries < 1000 => tries += 1,
+                // Leaving the root is `EXDEV` to openat2.
+                Err(rustix::io::Errno::XDEV) => return Err(outside()),
+                Err(rustix::io::Errno::NOSYS) => return self.walk(rel, flags),
+                Err(e) => return Err(e.into()),
+            }
         }
     }
 
