@@ -161,7 +161,7 @@ impl FsWorld {
     /// for a symlink out of the root since the path was resolved is
     /// refused, not followed.
     fn open(&self, path: &Path) -> std::io::Result<std::fs::File> {
-        Ok(self.beneath()?.open(path)?.file)
+        self.beneath()?.open_file(path)
     }
 
     /// The root, held open, that every read is resolved beneath.
