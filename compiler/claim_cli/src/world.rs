@@ -657,13 +657,8 @@ impl World for FsWorld {
                 (target, text, fid)
             }
         };
-        // Nearly every receipt is well-formed: read straight into a value.
-        // Only where that gives up is a document parsed, to find and report
-        // every error with its place.
-        if let Some(v) = json::decode_text(&text, ty, types, fid) {
-            self.keep_json(&target, fid);
-            return Ok(v);
-        }
+        // One parser, one decoder: every error is found and reported with
+        // its place.
         let doc = json::parse(&text).map_err(|e| {
             vec![Diagnostic::error("E0305", format!("`{}` is not valid JSON: {}", call.path, e.message))
                 .at(fid, e.span, e.message.clone())

@@ -89,7 +89,6 @@ pub fn parse_duration(s: &str) -> Option<i64> {
 }
 
 /// A scalar JSON value as a value of the scalar type `ty`, where it is one.
-/// The strict decoder and the direct one (`direct.rs`) both convert here.
 pub(crate) fn scalar(ty: &Ty, j: &J) -> Option<V> {
     match (ty, j) {
         (Ty::Bool, J::Bool(b)) => Some(V::Bool(*b)),
@@ -111,8 +110,8 @@ fn digest_body(s: &str, kind: DigestKind) -> &str {
     s.strip_prefix(kind.prefix()).and_then(|r| r.strip_prefix(':')).unwrap_or(s)
 }
 
-/// Which fields of a record read a JSON key (two may share one), for
-/// both decoders. Receipts are small objects and records: scanning the
+/// Which fields of a record read a JSON key (two may share one).
+/// Receipts are small objects and records: scanning the
 /// fields beats building a map, until a record is large (a large one must
 /// not cost the square of its size).
 pub(crate) struct KeyIndex<'d> {
@@ -574,3 +573,7 @@ mod tests {
         assert!(decode_r(r#"{"a": "x", "c": -9223372036854775808}"#).is_ok());
     }
 }
+
+#[cfg(test)]
+#[path = "decode_tests.rs"]
+mod decode_tests;

@@ -89,9 +89,9 @@ pub fn parse(text: &str) -> Result<Json<'_>, JsonSyntaxError> {
     Ok(v)
 }
 
-/// The reader of JSON text, shared with the decoder that reads receipts
-/// straight into values (`direct.rs`), so that both accept the same texts
-/// and read the same strings and numbers.
+/// The reader of JSON text: the one parser of every JSON Claim reads
+/// (receipts, OCI blobs), strict as RFC 8259 is, refusing a key written
+/// twice.
 pub(crate) struct Parser<'a> {
     s: &'a [u8],
     text: &'a str,
@@ -106,40 +106,6 @@ impl<'a> Parser<'a> {
     /// The byte it is at, if any.
     pub(crate) fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
-    }
-    /// Whether the text from here starts with `word`.
-    pub(crate) fn at(&self, word: &[u8]) -> bool {
-        self.s.get(self.i..).is_some_and(|rest| rest.starts_with(word))
-    }
-    /// Reads past the key `key` and its colon where the text here is that
-    /// key written plainly (`"key"`, then `:`), and says whether it was.
-    /// A key with nothing to escape reads as its own bytes, so comparing
-    /// them is reading it; one with a quote, a backslash or a control
-    /// character is never taken here (`string` reads those).
-    pub(crate) fn plain_key(&mut self, key: &str) -> bool {
-        let k = key.as_bytes();
-        let Some(rest) = self.s.get(self.i..) else { return false };
-        let written = rest.len() > k.len() + 1
-            && rest[0] == b'"'
-            && rest[k.len() + 1] == b'"'
-            && &rest[1..=k.len()] == k
-            && !k.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
-        if !written {
-            return false;
-        }
-        let start = self.i;
-        self.i += k.len() + 2;
-        self.ws();
-        if !self.eat(b':') {
-            // Not a key after all: left for `string` and its error.
-            self.i = start;
-            return false;
-        }
-        self.ws();
-        true
-    }
-    pub(crate) fn at_end(&self) -> bool {
-        self.i >= self.s.len()
     }
     fn err(&self, message: &str) -> JsonSyntaxError {
         let end = (self.i + 1).min(self.s.len()).max(self.i);
@@ -378,7 +344,6 @@ impl<'a> Parser<'a> {
 /// `load` (for a secondary label); every error found is returned.
 pub use crate::decode::{decode, parse_duration};
 
-pub use crate::direct::decode_text;
 
 /// The JSONPath of the value at `span` in a JSON text (as decoding names
 /// it: `$`, `.key` or `["odd key"]`, `[index]`); `None` where the text no

@@ -254,7 +254,9 @@ mod tests {
             hex(8)
         );
         let push = Ty::named(GlobalName::new("main", "Push"));
-        let v = crate::direct::decode_text(&text, &push, &compiled.types, FileId(1)).expect("decodes");
+        let doc = crate::json::parse(&text).expect("parses");
+        let call = claim_syntax::Loc::new(FileId(0), claim_syntax::Span::default());
+        let v = crate::json::decode(&doc, &push, &compiled.types, FileId(1), call).expect("decodes");
         let mut out = Vec::new();
         collect_json_digests(&v, &push, &roles, &mut out);
         let got: Vec<(u8, Option<&str>)> = out.iter().map(|d| (d.bytes()[0], roles.name(d.role))).collect();

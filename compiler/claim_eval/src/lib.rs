@@ -5,7 +5,6 @@
 pub mod builtins;
 mod decode;
 pub mod difference;
-mod direct;
 pub mod eval;
 pub mod evidence_lint;
 pub mod fact_table;
@@ -13,7 +12,6 @@ mod frame;
 pub mod incremental;
 pub mod json;
 pub mod json_digests;
-mod key_order;
 pub mod known;
 pub mod memo;
 mod near;
