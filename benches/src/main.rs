@@ -28,7 +28,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-use claim_cli::seeded::Rng;
+use claim_testkit::seeded::Rng;
 
 fn time<T>(f: impl FnOnce() -> T) -> (Duration, T) {
     let t = Instant::now();
@@ -266,7 +266,7 @@ fn bench_recheck(modules: usize, rounds: u64) {
     let mut db = Database::default();
     let mut map = std::collections::BTreeMap::new();
     let mut files = Vec::new();
-    for f in claim_cli::corpus::generate(modules, 1) {
+    for f in claim_testkit::corpus::generate(modules, 1) {
         let Some(name) = f.path.strip_prefix("claim/").and_then(|p| p.strip_suffix(".claim")) else { continue };
         let file = SourceFile::loaded(
             &db,
@@ -364,7 +364,7 @@ fn read_all(files: &[PathBuf], jobs: usize) -> usize {
 /// Writes the generated corpus (Claim, Rego and pytest) under `out`.
 fn write_corpus(out: &Path, modules: usize, seed: u64) {
     let _ = std::fs::remove_dir_all(out);
-    for f in claim_cli::corpus::generate(modules, seed) {
+    for f in claim_testkit::corpus::generate(modules, seed) {
         let path = out.join(&f.path);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("mkdir");
@@ -401,6 +401,14 @@ fn main() {
             }
             let m = median(times);
             println!("parse {} files, {bytes} bytes: median {:.3} s ({:.1} MB/s)", texts.len(), m.as_secs_f64(), bytes as f64 / 1e6 / m.as_secs_f64());
+            // The chumsky grammar alone, without the descent, the same rounds.
+            let mut times = Vec::new();
+            for _ in 0..rounds {
+                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::parser::parse_module_by_combinators(t).module.items.len()).sum::<usize>());
+                times.push(d);
+            }
+            let c = median(times);
+            println!("  the chumsky grammar alone: median {:.3} s ({:.1} MB/s)", c.as_secs_f64(), bytes as f64 / 1e6 / c.as_secs_f64());
             // The lexer alone (the tokens the parser reads), the same rounds.
             let mut times = Vec::new();
             for _ in 0..rounds {

@@ -5,7 +5,6 @@
 pub mod batch;
 pub mod beneath;
 pub mod check;
-pub mod corpus;
 pub mod db;
 pub mod doc;
 pub mod fmt;
@@ -23,7 +22,6 @@ pub mod parts;
 mod path_hint;
 pub mod project;
 mod readahead;
-pub mod seeded;
 pub mod selection;
 pub use claim_sema::stdlib;
 pub mod utf8;

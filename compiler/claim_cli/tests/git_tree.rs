@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use claim_cli::seeded::Rng;
+use claim_testkit::seeded::Rng;
 
 const NAMES: &[&str] =
     &["lib", "lib.txt", "lib-x", "lib0", "lib_", "a b", "ñame", "日本", "Z", "z", "x.y", "-", "0", "a~", "README"];

@@ -7,7 +7,7 @@ use claim_sema::{compile, Database, Program, SourceFile};
 use claim_syntax::FileId;
 use std::collections::BTreeMap;
 
-use claim_cli::seeded::Rng;
+use claim_testkit::seeded::Rng;
 
 const VOCAB: &[&str] = &[
     "use",

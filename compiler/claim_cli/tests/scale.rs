@@ -13,7 +13,7 @@ fn an_edit_in_one_function_body_of_100_modules_rechecks_one_module() {
     let (mut db, log) = Database::with_log();
     let mut modules = BTreeMap::new();
     let mut files = Vec::new();
-    for f in claim_cli::corpus::generate(100, 7) {
+    for f in claim_testkit::corpus::generate(100, 7) {
         let Some(name) = f.path.strip_prefix("claim/").and_then(|p| p.strip_suffix(".claim")) else { continue };
         let text = String::from_utf8(f.bytes).expect("utf-8");
         let file = SourceFile::new(&db, name.to_string(), text.into(), FileId(files.len() as u32));
