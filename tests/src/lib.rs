@@ -42,6 +42,7 @@ pub fn batch(entry: &Path) -> String {
         timings: false,
         list: false,
         check_only: false,
+        allow_empty: false,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

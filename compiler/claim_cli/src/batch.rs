@@ -57,6 +57,8 @@ pub struct BatchOptions {
     /// `claimc check`: compile as a run does, report every diagnostic and
     /// how many modules were checked, and read no fact.
     pub check_only: bool,
+    /// A run in which no witness ran exits 0 with `0/0 PASS` instead of 2.
+    pub allow_empty: bool,
 }
 
 impl BatchOptions {
@@ -81,6 +83,7 @@ impl BatchOptions {
             timings: false,
             list: false,
             check_only: false,
+            allow_empty: false,
         }
     }
 }
@@ -555,9 +558,18 @@ fn run_timed<'p>(
     warnings.push_str(&render_all(&late, &sources, opts.color));
     diags.extend(late);
     clock.phase("witnesses");
+    // A run that verified nothing is not a pass (§8).
+    let empty = nothing_verified(opts, &reports, &loaded);
     if opts.format != Format::Human {
         let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
-        let code = if reports.iter().any(|r| !r.passed()) || dissolved { 1 } else { 0 };
+        let code = if empty.is_some() {
+            2
+        } else if reports.iter().any(|r| !r.passed()) || dissolved {
+            1
+        } else {
+            0
+        };
+        diags.extend(empty);
         let mut graphs = Vec::new();
         if opts.format == Format::Markdown {
             let mut verdicts = crate::graph::Verdicts::new();
@@ -584,9 +596,40 @@ fn run_timed<'p>(
         return out;
     }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
-    let out = crate::human::report(&reports, &groups, &frontiers, &sources, opts, warnings);
+    let mut out = crate::human::report(&reports, &groups, &frontiers, &sources, opts, warnings, empty.is_some());
+    if let Some(d) = empty {
+        out.stderr.push_str(&render_all(&[d], &sources, opts.color));
+    }
     leave_if_exiting(opts, reports, evaluators, sources);
     out
+}
+
+/// `E0902` where no witness ran and the run may not be empty: a program
+/// with no witness, entries without witnesses, or a shard of a program
+/// that selects none. A shard that holds none of a program's witnesses is
+/// not empty: `merge` checks that the shards make the whole.
+fn nothing_verified(
+    opts: &BatchOptions,
+    reports: &[WitnessReport],
+    loaded: &[(&crate::project::Project, &crate::project::Loaded, &claim_sema::Compiled)],
+) -> Option<Diagnostic> {
+    if !reports.is_empty() || opts.allow_empty {
+        return None;
+    }
+    if opts.shard.is_some() {
+        let whole: usize = loaded
+            .iter()
+            .map(|(_, l, c)| crate::selection::selected(c, &l.entries, opts.filter.as_deref(), None).len())
+            .sum();
+        if whole > 0 {
+            return None;
+        }
+    }
+    Some(
+        Diagnostic::error("E0902", "no witness ran: nothing was verified")
+            .with_note("a run that verified nothing is not a pass: the entries hold no witness")
+            .with_help("add a witness, give the entries that hold them, or pass `--allow-empty` where an empty run is expected"),
+    )
 }
 
 /// A run that exits next does not free its reports, the facts' values and

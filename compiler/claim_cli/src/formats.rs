@@ -60,6 +60,14 @@ impl RunReport<'_> {
         let dissolved = self.frontiers.iter().filter(|f| f.dissolved.is_some()).count();
         (passed, self.witnesses.len() - passed, dissolved)
     }
+    /// Why a run exits 2, in one line.
+    fn stopped_because(&self) -> &'static str {
+        if self.diagnostics.iter().any(|d| d.code == "E0902") {
+            "no witness ran: nothing was verified"
+        } else {
+            "the program could not be compiled, read or evaluated; no witness was run"
+        }
+    }
     fn failures(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
@@ -312,7 +320,7 @@ fn github(r: &RunReport<'_>) -> String {
         let _ = write!(summary, ", {dissolved} DISSOLVED");
     }
     if r.code == 2 {
-        summary = "error: the program could not be compiled, read or evaluated; no witness was run".to_string();
+        summary = format!("error: {}", r.stopped_because());
     }
     let _ = writeln!(out, "{summary}");
     out
@@ -404,7 +412,7 @@ fn markdown(r: &RunReport<'_>) -> String {
         let _ = write!(title, ", {dissolved} DISSOLVED");
     }
     if r.code == 2 {
-        title = "not run: the program could not be compiled, read or evaluated".to_string();
+        title = format!("not passed: {}", r.stopped_because());
     }
     let _ = writeln!(out, "## Claim: {title}\n");
     if !r.witnesses.is_empty() {

@@ -19,6 +19,7 @@ pub(crate) fn report(
     sources: &Sources,
     opts: &BatchOptions,
     warnings: String,
+    empty: bool,
 ) -> Output {
     // The open frontiers' lines (each asks its module for a line number,
     // counting its newlines) are written on a second thread meanwhile.
@@ -85,8 +86,18 @@ pub(crate) fn report(
         if !dissolved.is_empty() {
             let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
         }
+        if empty {
+            // Not `0/0 PASS`: a run that verified nothing is not a pass.
+            summary = "0/0: no witness ran, nothing was verified".to_string();
+        }
         let _ = writeln!(out, "\n{summary}");
-        let code = if failed > 0 || !dissolved.is_empty() { 1 } else { 0 };
+        let code = if empty {
+            2
+        } else if failed > 0 || !dissolved.is_empty() {
+            1
+        } else {
+            0
+        };
         Output { stdout: out, stderr: warnings, code }
     })
 }

@@ -69,6 +69,7 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("E0407", "a value grew past the limit", include_str!("../explanations/E0407.md")),
     ("E0408", "fact exceeded its time limit", include_str!("../explanations/E0408.md")),
     ("E0901", "command-line error", include_str!("../explanations/E0901.md")),
+    ("E0902", "no witness ran: nothing was verified", include_str!("../explanations/E0902.md")),
     ("E0999", "internal compiler error", include_str!("../explanations/E0999.md")),
     ("W0001", "name in the wrong case", include_str!("../explanations/W0001.md")),
     ("W0002", "result has no reader", include_str!("../explanations/W0002.md")),

@@ -176,6 +176,91 @@ pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
             Value::digest(DigestKind::Sha256, &folded)
                 .with_origin(crate::value::Origin::Fold(Arc::new(crate::value::FoldOrigin { domain, parts, loc })))
         }
+        B::Lower => Value::text(text(0)?.to_lowercase()),
+        B::Upper => Value::text(text(0)?.to_uppercase()),
+        B::Trim => Value::text(text(0)?.trim()),
+        B::Replace => {
+            let (t, from, to) = (text(0)?, text(1)?, text(2)?);
+            if from.is_empty() {
+                (*args[0]).clone()
+            } else {
+                let count = t.matches(from).count();
+                let len = t.len().saturating_sub(count * from.len()).saturating_add(count.saturating_mul(to.len()));
+                if len > max_len {
+                    return Err(too_long(max_len, "this `replace` makes", len.to_string(), true, loc));
+                }
+                Value::text(t.replace(from, to))
+            }
+        }
+        B::ParseInt => parse_int(text(0)?, loc)?,
+        B::Nth => {
+            let (xs, i) = (list(0)?, ints(1)?);
+            let at = usize::try_from(i).ok().and_then(|i| xs.get(i));
+            Value::new(V::Option(at.cloned().map(Arc::new)))
+        }
+        B::First => Value::new(V::Option(list(0)?.first().cloned().map(Arc::new))),
+        B::Last => Value::new(V::Option(list(0)?.last().cloned().map(Arc::new))),
+        B::UnwrapOr => match args.first().map(|v| &v.kind) {
+            Some(V::Option(Some(x))) => (**x).clone(),
+            Some(V::Option(None)) => args.get(1).map(|v| (*v).clone()).ok_or_else(|| bad(b))?,
+            _ => return Err(bad(b)),
+        },
+        B::Sort => {
+            let mut xs = list(0)?.to_vec();
+            if xs.iter().any(|x| sort_key(x).is_none()) {
+                return Err(bad(b));
+            }
+            // Stable: equal values keep their order (their origins differ).
+            xs.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+            Value::list(xs)
+        }
+        B::Distinct => {
+            let mut out: Vec<Value> = Vec::new();
+            for x in list(0)? {
+                if !out.contains(x) {
+                    out.push(x.clone());
+                }
+            }
+            Value::list(out)
+        }
+    })
+}
+
+/// What `sort` orders a value by: Ints and Durations by number, Texts by
+/// code point (as Rust orders `str`), digests by their bytes (which order
+/// as their hex does).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum SortKey<'v> {
+    Number(i64),
+    Text(&'v str),
+    Bytes(&'v [u8]),
+}
+
+fn sort_key(v: &Value) -> Option<SortKey<'_>> {
+    match &v.kind {
+        V::Int(n) | V::Duration(n) => Some(SortKey::Number(*n)),
+        V::Text(t) => Some(SortKey::Text(t)),
+        V::Digest(_, bytes) => Some(SortKey::Bytes(bytes)),
+        _ => None,
+    }
+}
+
+/// `parse_int`: an optional `-` and decimal digits, nothing else.
+fn parse_int(s: &str, loc: Loc) -> Eval<Value> {
+    let digits = s.strip_prefix('-').unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        let mut shown = String::new();
+        crate::text::quote(&s.chars().take(80).collect::<String>(), &mut shown);
+        return Err(refusal(
+            "MalformedInt",
+            format!("{shown} is not a decimal integer (an optional `-` and the digits 0-9)"),
+            loc,
+        ));
+    }
+    s.parse::<i64>().map(Value::int).map_err(|_| {
+        let mut shown = String::new();
+        crate::text::quote(&s.chars().take(80).collect::<String>(), &mut shown);
+        refusal("Overflow", format!("{shown} is out of range for `Int` (a 64-bit signed whole number)"), loc)
     })
 }
 

@@ -60,6 +60,17 @@ pub enum Builtin {
     ParseSha1,
     Sha256,
     FoldSha256,
+    Lower,
+    Upper,
+    Trim,
+    Replace,
+    ParseInt,
+    Nth,
+    First,
+    Last,
+    UnwrapOr,
+    Sort,
+    Distinct,
 }
 
 /// The functions that read the outside world (§6): fact initializers only.

@@ -63,6 +63,10 @@ struct Args {
     /// The longest text (bytes) or list (elements) a program may build.
     #[arg(long, value_name = "N", default_value_t = claim_cli::project::Limits::default().max_value_len)]
     max_value_len: usize,
+    /// A run in which no witness ran passes (`0/0 PASS`, exit 0) instead of
+    /// failing: a run that verified nothing is otherwise exit 2.
+    #[arg(long)]
+    allow_empty: bool,
     /// The most bytes one OCI image layer may decompress to.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::project::Limits::default().max_layer_bytes)]
     max_layer_bytes: u64,
@@ -147,6 +151,7 @@ fn main() {
         timeout_per_fact: Some(args.timeout_per_fact),
         timings: args.timings,
         list: args.list,
+        allow_empty: args.allow_empty,
         check_only: false,
     };
     if args.watch {

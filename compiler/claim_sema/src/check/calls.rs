@@ -256,6 +256,9 @@ impl Checker<'_> {
             B::Seconds | B::Minutes | B::Hours => Some((&[Ty::Duration], Ty::Int)),
             B::ParseSha256 | B::Sha256 => Some((&[Ty::Text], Ty::Sha256)),
             B::ParseSha1 => Some((&[Ty::Text], Ty::Sha1)),
+            B::Lower | B::Upper | B::Trim => Some((&[Ty::Text], Ty::Text)),
+            B::Replace => Some((&[Ty::Text, Ty::Text, Ty::Text], Ty::Text)),
+            B::ParseInt => Some((&[Ty::Text], Ty::Int)),
             _ => None,
         };
         if let Some((params, ret)) = fixed {
@@ -281,6 +284,9 @@ impl Checker<'_> {
             }
             let args = args.iter().zip(&params).map(|(a, t)| self.expr(a, Some(t))).collect();
             return mk(H::Builtin(b, args), span, ret);
+        }
+        if matches!(b, B::Nth | B::First | B::Last | B::UnwrapOr | B::Sort | B::Distinct) {
+            return self.list_call(b, name, args, span);
         }
         // The polymorphic ones: len, get, keys, raw, text, hex.
         let want = if b == B::Get { 2 } else { 1 };
@@ -344,5 +350,81 @@ impl Checker<'_> {
             hargs.push(self.expr(&args[1], Some(&Ty::Text)));
         }
         mk(H::Builtin(b, hargs.into()), span, ret)
+    }
+
+    /// The generic helpers over lists and options: `nth`, `first`, `last`,
+    /// `sort`, `distinct` take a `List<T>`; `unwrap_or` an `Option<T>` and
+    /// a `T`, either of which may give the other its type (`unwrap_or(None,
+    /// 7)`, `unwrap_or(first(xs), [])`).
+    fn list_call(&mut self, b: B, name: &str, args: &[ast::Expr], span: Span) -> hir::Expr {
+        let want = if matches!(b, B::Nth | B::UnwrapOr) { 2 } else { 1 };
+        if !self.arity(name, want, args, span, None) {
+            return mk(H::Error, span, Ty::Error);
+        }
+        if b == B::UnwrapOr {
+            let (o, d) = if self.typing(&args[1]) > self.typing(&args[0]) {
+                let d = self.expr(&args[1], None);
+                let o = self.expr(&args[0], Some(&Ty::option(d.ty.clone())).filter(|_| !d.ty.is_lenient()));
+                (o, d)
+            } else {
+                let o = self.expr(&args[0], None);
+                let inner = match &o.ty {
+                    Ty::Option(t) => Some((**t).clone()),
+                    t if t.is_lenient() => None,
+                    t => {
+                        let t = t.clone();
+                        self.error(Diagnostic::error("E0203", format!("`unwrap_or` takes an `Option`, not `{t}`")).at(
+                            self.file,
+                            o.span,
+                            format!("this is {}", crate::ty::a(&t)),
+                        ));
+                        None
+                    }
+                };
+                let d = self.expr(&args[1], inner.as_ref());
+                (o, d)
+            };
+            let ty = match &o.ty {
+                Ty::Option(t) => (**t).clone(),
+                _ => d.ty.clone(),
+            };
+            return mk(H::Builtin(b, vec![o, d].into()), span, ty);
+        }
+        let xs = self.expr(&args[0], None);
+        let elem = match &xs.ty {
+            Ty::List(t) => Some((**t).clone()),
+            t if t.is_lenient() => None,
+            t => {
+                let t = t.clone();
+                self.error(Diagnostic::error("E0203", format!("`{name}` takes a list, not `{t}`")).at(
+                    self.file,
+                    xs.span,
+                    format!("this is {}", crate::ty::a(&t)),
+                ));
+                None
+            }
+        };
+        if b == B::Sort {
+            if let Some(t) = &elem {
+                let under = self.newtype_of(t).cloned().unwrap_or_else(|| t.clone());
+                if !matches!(under, Ty::Int | Ty::Duration | Ty::Text | Ty::Sha256 | Ty::Sha1) && !t.is_lenient() {
+                    self.error(
+                        Diagnostic::error("E0203", format!("`sort` cannot order `{t}`"))
+                            .at(self.file, xs.span, format!("a list of `{t}`"))
+                            .with_help("`sort` orders Ints, Durations, Texts and digests (and newtypes over them)"),
+                    );
+                }
+            }
+        }
+        let mut hargs = vec![xs];
+        if b == B::Nth {
+            hargs.push(self.expr(&args[1], Some(&Ty::Int)));
+        }
+        let ty = match (b, elem) {
+            (_, None) => Ty::Error,
+            (B::Nth | B::First | B::Last, Some(t)) => Ty::option(t),
+            (_, Some(t)) => Ty::list(t),
+        };
+        mk(H::Builtin(b, hargs.into()), span, ty)
     }
 }

@@ -116,6 +116,25 @@ impl<'a> Checker<'a> {
         self.diags.push(d);
     }
 
+    /// A fact's initializer. A fact is the typed boundary with the world:
+    /// one declared as a newtype over `T` accepts a world call that gives a
+    /// `T` (`fact tree: GitTree = git_tree("//")`), and holds it as the
+    /// newtype. Nothing else converts implicitly.
+    fn fact_init(&mut self, init: &ast::Expr, ty: &Ty) -> hir::Expr {
+        let names_load = matches!(&init.kind, ast::ExprKind::Call(callee, _)
+            if matches!(&callee.kind, ast::ExprKind::Name(id) if id.name.as_str() == "load"));
+        let Some(under) = self.newtype_of(ty).cloned() else { return self.expr(init, Some(ty)) };
+        if !matches!(init.kind, ast::ExprKind::Call(..)) || names_load {
+            return self.expr(init, Some(ty));
+        }
+        let h = self.expr(init, None);
+        if matches!(h.kind, hir::ExprKind::World(..)) && h.ty == under {
+            let span = h.span;
+            return hir::Expr { kind: hir::ExprKind::Wrap(Box::new(h)), span, ty: ty.clone() };
+        }
+        self.expect(h, ty)
+    }
+
     fn item(&mut self, item: &ast::Item, out: &mut hir::Module) {
         self.locals.clear();
         self.next_slot = 0;
@@ -160,7 +179,7 @@ impl<'a> Checker<'a> {
                     return;
                 };
                 self.in_fact = true;
-                let init = self.expr(init, Some(&sig.ty));
+                let init = self.fact_init(init, &sig.ty);
                 out.facts.push(hir::Fact {
                     name: named.unwrap_or_else(|| GlobalName::new(&self.module, &name.name)),
                     ty: sig.ty,
