@@ -136,6 +136,7 @@ fn perform(
     match kind {
         WorldFn::Load => world.load(call, ty, types),
         WorldFn::FileSha256 => world.file_sha256(call).map(|d| Value::digest(DigestKind::Sha256, &d)),
+        WorldFn::FileSha512 => world.file_sha512(call).map(|d| Value::digest(DigestKind::Sha512, &d)),
         WorldFn::GitTree => world.git_tree(call).map(|d| Value::digest(DigestKind::Sha1, &d)),
         WorldFn::OciImage => world.oci_image(call, reference.unwrap_or_default(), ty, types),
     }

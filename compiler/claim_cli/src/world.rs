@@ -7,9 +7,10 @@ use claim_diagnostics::{Diagnostic, NewFile, Sources};
 use claim_eval::json;
 use claim_eval::{Types, Value, World, WorldCall};
 use claim_sema::ty::Ty;
+use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Span};
 use rustc_hash::FxHashMap as HashMap;
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -46,7 +47,9 @@ pub struct FsWorld {
     /// documents were a tenth of a large run's memory. A file loaded again
     /// (under another type, or from another module) is parsed again.
     json_cache: Cache<FileId>,
-    hash_cache: Cache<[u8; 32]>,
+    /// File digests: `file_sha256`'s, `file_sha512`'s.
+    hash_cache: Cache<Arc<[u8]>>,
+    hash512_cache: Cache<Arc<[u8]>>,
     tree_cache: Cache<[u8; 20]>,
     /// Canonical forms of the folders files were read from, with which of
     /// their entries are symlinks: most reads are of files in a few
@@ -135,6 +138,7 @@ impl FsWorld {
             },
             json_cache: Mutex::default(),
             hash_cache: Mutex::default(),
+            hash512_cache: Mutex::default(),
             tree_cache: Mutex::default(),
             real_dirs: Mutex::default(),
             resolved: Mutex::default(),
@@ -146,6 +150,50 @@ impl FsWorld {
             cold_folders: Default::default(),
             cold_parents: Mutex::default(),
         }
+    }
+
+    /// A digest of a file's bytes (`file_sha256`, `file_sha512`), streamed,
+    /// once a run for each file and kind.
+    fn file_digest<H: sha2::Digest>(&self, call: &WorldCall<'_>, kind: DigestKind) -> Result<Arc<[u8]>, Vec<Diagnostic>> {
+        let target = self.resolve(call)?;
+        let path = &target.path;
+        let cache = if kind == DigestKind::Sha512 { &self.hash512_cache } else { &self.hash_cache };
+        Self::cached(cache, path, || {
+            let p = call.path;
+            let cannot_read =
+                |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
+            let file = self.open(path).map_err(cannot_read)?;
+            // A file its folder's listing calls a regular file is hashed
+            // without asking what it is first (a system call for each of
+            // thousands of inputs), as a load reads one. Anything else is
+            // asked, and so is an empty one: a name listed as a file may
+            // since have become a FIFO or a socket, which reads as empty.
+            let listed_file = target.kind == Some(Kind::File);
+            let what = |file: &std::fs::File| -> Result<(), Vec<Diagnostic>> {
+                let meta = file.metadata().map_err(cannot_read)?;
+                if meta.is_dir() {
+                    return Err(Self::err(
+                        call,
+                        "E0302",
+                        format!("cannot hash `{p}`: it is a directory"),
+                        "a directory; use `git_tree` for a tree",
+                    ));
+                }
+                if !meta.is_file() {
+                    return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
+                }
+                Ok(())
+            };
+            if !listed_file {
+                what(&file)?;
+            }
+            let (digest, waited, len) = digest_of::<H>(&file).map_err(cannot_read)?;
+            if listed_file && len == 0 {
+                what(&file)?;
+            }
+            self.noted(&target, waited);
+            Ok(Arc::from(digest))
+        })
     }
 
     /// Image layers are verified on `jobs` threads, each decompressed to
@@ -561,8 +609,10 @@ impl FsWorld {
         if let Ok(mut c) = self.json_cache.lock() {
             c.retain(|p, _| !stale(p));
         }
-        if let Ok(mut c) = self.hash_cache.lock() {
-            c.retain(|p, _| !stale(p));
+        for cache in [&self.hash_cache, &self.hash512_cache] {
+            if let Ok(mut c) = cache.lock() {
+                c.retain(|p, _| !stale(p));
+            }
         }
         if let Ok(mut c) = self.tree_cache.lock() {
             c.retain(|p, _| !stale(p));
@@ -631,10 +681,20 @@ const HASH_PIECE: usize = 64 * 1024;
 /// SHA-256 of an open file, streamed in constant memory; whether its first
 /// read waited for the disk; and how many bytes it had.
 fn sha256_of(f: &std::fs::File) -> std::io::Result<([u8; 32], bool, u64)> {
+    digest_of::<Sha256>(f).map(|(d, waited, len)| {
+        let mut out = [0u8; 32];
+        out.copy_from_slice(&d);
+        (out, waited, len)
+    })
+}
+
+/// A digest of an open file's bytes, streamed in constant memory; whether
+/// its first read waited for the disk; and how many bytes it had.
+fn digest_of<H: sha2::Digest>(f: &std::fs::File) -> std::io::Result<(Vec<u8>, bool, u64)> {
     thread_local! {
         static PIECE: std::cell::RefCell<Box<[u8]>> = std::cell::RefCell::new(vec![0; HASH_PIECE].into_boxed_slice());
     }
-    let mut h = Sha256::new();
+    let mut h = H::new();
     let mut len = 0u64;
     let waited = PIECE.with(|buf| {
         crate::readahead::read_pieces(f, &mut buf.borrow_mut(), |piece| {
@@ -642,9 +702,7 @@ fn sha256_of(f: &std::fs::File) -> std::io::Result<([u8; 32], bool, u64)> {
             h.update(piece);
         })
     })?;
-    let mut out = [0u8; 32];
-    out.copy_from_slice(&h.finalize()[..]);
-    Ok((out, waited, len))
+    Ok((h.finalize().to_vec(), waited, len))
 }
 
 impl World for FsWorld {
@@ -669,44 +727,17 @@ impl World for FsWorld {
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
-        let target = self.resolve(call)?;
-        let path = &target.path;
-        Self::cached(&self.hash_cache, path, || {
-            let p = call.path;
-            let cannot_read =
-                |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
-            let file = self.open(path).map_err(cannot_read)?;
-            // A file its folder's listing calls a regular file is hashed
-            // without asking what it is first (a system call for each of
-            // thousands of inputs), as a load reads one. Anything else is
-            // asked, and so is an empty one: a name listed as a file may
-            // since have become a FIFO or a socket, which reads as empty.
-            let listed_file = target.kind == Some(Kind::File);
-            let what = |file: &std::fs::File| -> Result<(), Vec<Diagnostic>> {
-                let meta = file.metadata().map_err(cannot_read)?;
-                if meta.is_dir() {
-                    return Err(Self::err(
-                        call,
-                        "E0302",
-                        format!("cannot hash `{p}`: it is a directory"),
-                        "a directory; use `git_tree` for a tree",
-                    ));
-                }
-                if !meta.is_file() {
-                    return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
-                }
-                Ok(())
-            };
-            if !listed_file {
-                what(&file)?;
-            }
-            let (digest, waited, len) = sha256_of(&file).map_err(cannot_read)?;
-            if listed_file && len == 0 {
-                what(&file)?;
-            }
-            self.noted(&target, waited);
-            Ok(digest)
-        })
+        let d = self.file_digest::<Sha256>(call, DigestKind::Sha256)?;
+        let mut out = [0u8; 32];
+        out.copy_from_slice(&d);
+        Ok(out)
+    }
+
+    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>> {
+        let d = self.file_digest::<sha2::Sha512>(call, DigestKind::Sha512)?;
+        let mut out = [0u8; 64];
+        out.copy_from_slice(&d);
+        Ok(out)
     }
 
     fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {

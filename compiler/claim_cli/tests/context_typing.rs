@@ -21,6 +21,7 @@ use std::fmt::Write as _;
 enum Ty {
     S256,
     S1,
+    S512,
     /// `newtype Cfg = Sha256`
     Cfg,
     /// `enum Color { Red, Green }`
@@ -34,6 +35,7 @@ impl Ty {
         match self {
             Ty::S256 => "Sha256".into(),
             Ty::S1 => "Sha1".into(),
+            Ty::S512 => "Sha512".into(),
             Ty::Cfg => "Cfg".into(),
             Ty::Color => "Color".into(),
             Ty::List(t) => format!("List<{}>", t.text()),
@@ -49,6 +51,7 @@ impl Ty {
         match self {
             Ty::S256 | Ty::Cfg => Some(("sha256", 64)),
             Ty::S1 => Some(("sha1", 40)),
+            Ty::S512 => Some(("sha512", 128)),
             _ => None,
         }
     }
@@ -348,6 +351,7 @@ fn forms() -> Vec<(&'static str, Ty)> {
     vec![
         ("sha256 literal", Ty::S256),
         ("sha1 literal", Ty::S1),
+        ("sha512 literal", Ty::S512),
         ("digest literal into a newtype", Ty::Cfg),
         ("[]", Ty::List(Box::new(Ty::S1))),
         ("[] of a newtype", Ty::List(Box::new(Ty::Cfg))),

@@ -162,6 +162,8 @@ pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
         B::Hours => Value::int(ints(0)? / 3_600_000),
         B::ParseSha256 => parse_digest(DigestKind::Sha256, text(0)?, loc)?,
         B::ParseSha1 => parse_digest(DigestKind::Sha1, text(0)?, loc)?,
+        B::ParseSha512 => parse_digest(DigestKind::Sha512, text(0)?, loc)?,
+        B::Sha512 => Value::digest(DigestKind::Sha512, &sha2::Sha512::digest(text(0)?.as_bytes())),
         B::Sha256 => Value::digest(DigestKind::Sha256, &sha256_bytes(text(0)?.as_bytes())),
         B::FoldSha256 => {
             let texts = |v: &Value| match &v.kind {

@@ -97,6 +97,7 @@ pub(crate) fn scalar(ty: &Ty, j: &J) -> Option<V> {
         (Ty::Duration, J::Str(s)) => parse_duration(s).map(V::Duration),
         (Ty::Sha256, J::Str(s)) => digest(s, DigestKind::Sha256),
         (Ty::Sha1, J::Str(s)) => digest(s, DigestKind::Sha1),
+        (Ty::Sha512, J::Str(s)) => digest(s, DigestKind::Sha512),
         _ => None,
     }
 }
@@ -204,8 +205,12 @@ impl<'a> Decoder<'a> {
                 );
                 None
             }
-            (Ty::Sha256 | Ty::Sha1, J::Str(s)) => {
-                let kind = if *ty == Ty::Sha256 { DigestKind::Sha256 } else { DigestKind::Sha1 };
+            (Ty::Sha256 | Ty::Sha1 | Ty::Sha512, J::Str(s)) => {
+                let kind = match ty {
+                    Ty::Sha256 => DigestKind::Sha256,
+                    Ty::Sha1 => DigestKind::Sha1,
+                    _ => DigestKind::Sha512,
+                };
                 let body = digest_body(s, kind);
                 let why = if body.chars().any(|c| c.is_ascii_uppercase()) {
                     "has uppercase hex digits".to_string()

@@ -769,6 +769,10 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 .world
                 .file_sha256(&call)
                 .map(|d| hashed(Value::digest(DigestKind::Sha256, &d), "file_sha256", path, loc)),
+            hir::WorldFn::FileSha512 => self
+                .world
+                .file_sha512(&call)
+                .map(|d| hashed(Value::digest(DigestKind::Sha512, &d), "file_sha512", path, loc)),
             hir::WorldFn::GitTree => {
                 self.world.git_tree(&call).map(|d| hashed(Value::digest(DigestKind::Sha1, &d), "git_tree", path, loc))
             }

@@ -127,6 +127,9 @@ impl World for DbWorld<'_> {
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
         self.digest(WorldFn::FileSha256, call, Ty::Sha256)
     }
+    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>> {
+        self.digest(WorldFn::FileSha512, call, Ty::Sha512)
+    }
     fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
         self.digest(WorldFn::GitTree, call, Ty::Sha1)
     }

@@ -261,7 +261,8 @@ mod hex_tests {
         assert_eq!(parse_hex(&text[..62], 32), None, "too short");
         assert_eq!(parse_hex(&format!("{text}00"), 32), None, "too long");
         assert_eq!(parse_hex(&text.replacen('0', "g", 1), 32), None, "not a hex digit");
-        assert_eq!(parse_digest_bytes(&format!("{text}{text}"), 64), None, "longer than a digest");
+        assert_eq!(parse_digest_bytes(&format!("{text}{text}{text}"), 96), None, "longer than any digest");
+        assert!(parse_digest_bytes(&format!("{text}{text}"), 64).is_some(), "a SHA-512");
         assert_eq!(parse_hex("é0", 1), None, "a multi-byte character");
     }
 

@@ -35,6 +35,8 @@ pub trait World {
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>>;
     /// SHA-256 of a file's bytes.
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>>;
+    /// SHA-512 of a file's bytes.
+    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>>;
     /// The git tree id of a directory.
     fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>>;
     /// The image tagged `reference` in the OCI image layout at the path,
@@ -64,6 +66,9 @@ impl World for NoWorld {
         Err(NoWorld::refuse(call))
     }
     fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
+        Err(NoWorld::refuse(call))
+    }
+    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>> {
         Err(NoWorld::refuse(call))
     }
     fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {

@@ -26,6 +26,8 @@ pub fn builtin(name: &str) -> Option<Builtin> {
         "hours" => Builtin::Hours,
         "parse_sha256" => Builtin::ParseSha256,
         "parse_sha1" => Builtin::ParseSha1,
+        "parse_sha512" => Builtin::ParseSha512,
+        "sha512" => Builtin::Sha512,
         "sha256" => Builtin::Sha256,
         "fold_sha256" => Builtin::FoldSha256,
         "lower" => Builtin::Lower,
@@ -48,6 +50,7 @@ pub fn world(name: &str) -> Option<WorldFn> {
     Some(match name {
         "load" => WorldFn::Load,
         "file_sha256" => WorldFn::FileSha256,
+        "file_sha512" => WorldFn::FileSha512,
         "git_tree" => WorldFn::GitTree,
         _ => return None,
     })
@@ -83,6 +86,8 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "hours",
     "parse_sha256",
     "parse_sha1",
+    "parse_sha512",
+    "sha512",
     "sha256",
     "fold_sha256",
     "lower",
@@ -98,6 +103,7 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "distinct",
     "load",
     "file_sha256",
+    "file_sha512",
     "git_tree",
 ];
 
@@ -122,7 +128,7 @@ pub const BUILTIN_SIGNATURES: &[(&str, &str, &str)] = &[
     ("keys", "keys(m: Map<T>) -> List<Text>", "a map's keys, in key order"),
     ("raw", "raw(x: N) -> T", "a newtype's underlying value"),
     ("text", "text(x: T) -> Text", "any value as text (a Text is itself)"),
-    ("hex", "hex(d: Sha256 | Sha1) -> Text", "a digest's lowercase hex (for a newtype, `hex(raw(d))`)"),
+    ("hex", "hex(d: Sha256 | Sha1 | Sha512) -> Text", "a digest's lowercase hex (for a newtype, `hex(raw(d))`)"),
     ("take", "take(t: Text, n: Int) -> Text", "the first `n` characters (`\"\"` where n ≤ 0)"),
     ("starts_with", "starts_with(t: Text, prefix: Text) -> Bool", "whether `t` begins with `prefix`"),
     ("ends_with", "ends_with(t: Text, suffix: Text) -> Bool", "whether `t` ends with `suffix`"),
@@ -147,6 +153,12 @@ pub const BUILTIN_SIGNATURES: &[(&str, &str, &str)] = &[
         "a digest from 40 lowercase hex digits, bare or after `sha1:`; refuses `MalformedDigest`",
     ),
     ("sha256", "sha256(t: Text) -> Sha256", "SHA-256 of the text's UTF-8 bytes"),
+    ("sha512", "sha512(t: Text) -> Sha512", "SHA-512 of the text's UTF-8 bytes"),
+    (
+        "parse_sha512",
+        "parse_sha512(t: Text) -> Sha512",
+        "a digest from 128 lowercase hex digits, bare or after `sha512:`; refuses `MalformedDigest`",
+    ),
     (
         "fold_sha256",
         "fold_sha256(domain: Text, parts: List<Text>) -> Sha256",
@@ -177,6 +189,7 @@ pub const BUILTIN_SIGNATURES: &[(&str, &str, &str)] = &[
     ("distinct", "distinct(xs: List<T>) -> List<T>", "each value once, at its first place"),
     ("load", "load(path: Text) -> T", "a JSON file decoded into the declared type (in facts)"),
     ("file_sha256", "file_sha256(path: Text) -> Sha256", "SHA-256 of a file's bytes, streamed (in facts)"),
+    ("file_sha512", "file_sha512(path: Text) -> Sha512", "SHA-512 of a file's bytes, streamed (in facts)"),
     (
         "git_tree",
         "git_tree(path: Text) -> Sha1",

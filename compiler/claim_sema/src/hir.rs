@@ -58,6 +58,8 @@ pub enum Builtin {
     Hours,
     ParseSha256,
     ParseSha1,
+    ParseSha512,
+    Sha512,
     Sha256,
     FoldSha256,
     Lower,
@@ -78,6 +80,7 @@ pub enum Builtin {
 pub enum WorldFn {
     Load,
     FileSha256,
+    FileSha512,
     GitTree,
     OciImage,
 }
@@ -87,6 +90,7 @@ impl WorldFn {
         match self {
             WorldFn::Load => "load",
             WorldFn::FileSha256 => "file_sha256",
+            WorldFn::FileSha512 => "file_sha512",
             WorldFn::GitTree => "git_tree",
             WorldFn::OciImage => "oci_image",
         }

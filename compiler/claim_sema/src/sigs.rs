@@ -89,7 +89,7 @@ pub struct ModuleSigs {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "List", "Option", "Map"];
+const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "Sha512", "List", "Option", "Map"];
 
 /// Resolves type expressions in one module's scope.
 pub struct TypeResolver<'a> {
@@ -130,6 +130,7 @@ impl TypeResolver<'_> {
             ["Duration"] => Some(Ty::Duration),
             ["Sha256"] => Some(Ty::Sha256),
             ["Sha1"] => Some(Ty::Sha1),
+            ["Sha512"] => Some(Ty::Sha512),
             _ => None,
         };
         if let Some(p) = prim {

@@ -38,10 +38,10 @@ pub fn hex_into(s: &str, out: &mut [u8]) -> Option<()> {
     (bad & 0x80 == 0).then_some(())
 }
 
-/// A digest's bytes from its lowercase hex, in one allocation (SHA-256 or
+/// A digest's bytes from its lowercase hex, in one allocation (SHA-512 or
 /// shorter; `None` for anything else).
 pub fn parse_digest_bytes(s: &str, len: usize) -> Option<Arc<[u8]>> {
-    let mut buf = [0u8; 32];
+    let mut buf = [0u8; 64];
     hex_into(s, buf.get_mut(..len)?)?;
     Some(Arc::from(&buf[..len]))
 }

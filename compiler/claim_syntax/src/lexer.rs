@@ -140,6 +140,20 @@ impl<'s> Lexer<'s> {
                     Ok(RawToken::Number) => self.number(slice, start, end),
                     Ok(RawToken::Sha256Lit) => self.digest(DigestKind::Sha256, slice, start, end),
                     Ok(RawToken::Sha1Lit) => self.digest(DigestKind::Sha1, slice, start, end),
+                    Ok(RawToken::Sha512Lit) => self.digest(DigestKind::Sha512, slice, start, end),
+                    Ok(RawToken::OtherDigestLit) => {
+                        let family = slice.split(':').next().unwrap_or(slice);
+                        self.error(
+                            SyntaxError::new(
+                                "E0005",
+                                Span::new(start, end),
+                                format!("Claim has no {family} digests"),
+                                format!("a {family} digest literal"),
+                            )
+                            .with_help("digest literals are `sha256:`, `sha1:` or `sha512:` and their hex"),
+                        );
+                        Tok::Error
+                    }
                     Ok(p) => Tok::Punct(p),
                 };
                 self.push(tok, start, end);

@@ -10,6 +10,7 @@ use std::fmt;
 pub enum DigestKind {
     Sha256,
     Sha1,
+    Sha512,
 }
 
 impl DigestKind {
@@ -17,12 +18,14 @@ impl DigestKind {
         match self {
             DigestKind::Sha256 => 64,
             DigestKind::Sha1 => 40,
+            DigestKind::Sha512 => 128,
         }
     }
     pub fn prefix(self) -> &'static str {
         match self {
             DigestKind::Sha256 => "sha256",
             DigestKind::Sha1 => "sha1",
+            DigestKind::Sha512 => "sha512",
         }
     }
 }
@@ -45,6 +48,12 @@ pub enum RawToken {
     Sha256Lit,
     #[regex(r"sha1:[A-Za-z0-9]+")]
     Sha1Lit,
+    #[regex(r"sha512:[A-Za-z0-9]+")]
+    Sha512Lit,
+    /// A digest of a family Claim does not have, written as a literal: an
+    /// error that says so, not a name and a colon.
+    #[regex(r"(sha384|sha224|md5):[A-Za-z0-9]+")]
+    OtherDigestLit,
     #[token("\"")]
     Quote,
     #[token("(")]

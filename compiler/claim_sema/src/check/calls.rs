@@ -70,6 +70,7 @@ impl Checker<'_> {
                 let ty = match w {
                     WorldFn::FileSha256 => Ty::Sha256,
                     WorldFn::GitTree => Ty::Sha1,
+                    WorldFn::FileSha512 => Ty::Sha512,
                     WorldFn::OciImage => Ty::Error,
                     WorldFn::Load => match expected {
                         Some(t) => t.clone(),
@@ -256,6 +257,7 @@ impl Checker<'_> {
             B::Seconds | B::Minutes | B::Hours => Some((&[Ty::Duration], Ty::Int)),
             B::ParseSha256 | B::Sha256 => Some((&[Ty::Text], Ty::Sha256)),
             B::ParseSha1 => Some((&[Ty::Text], Ty::Sha1)),
+            B::ParseSha512 | B::Sha512 => Some((&[Ty::Text], Ty::Sha512)),
             B::Lower | B::Upper | B::Trim => Some((&[Ty::Text], Ty::Text)),
             B::Replace => Some((&[Ty::Text, Ty::Text, Ty::Text], Ty::Text)),
             B::ParseInt => Some((&[Ty::Text], Ty::Int)),
@@ -330,9 +332,9 @@ impl Checker<'_> {
                 },
                 B::TextOf => Ty::Text,
                 B::Hex => match t {
-                    Ty::Sha256 | Ty::Sha1 => Ty::Text,
-                    _ if self.newtype_of(&t).is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1)) => {
-                        let help = format!("`hex` takes a Sha256 or Sha1; use `hex(raw(…))` for {}", crate::ty::a(&t));
+                    Ty::Sha256 | Ty::Sha1 | Ty::Sha512 => Ty::Text,
+                    _ if self.newtype_of(&t).is_some_and(|u| matches!(u, Ty::Sha256 | Ty::Sha1 | Ty::Sha512)) => {
+                        let help = format!("`hex` takes a digest; use `hex(raw(…))` for {}", crate::ty::a(&t));
                         self.error(
                             Diagnostic::error("E0203", format!("`hex` takes a digest, not `{t}`"))
                                 .at(self.file, first.span, "a newtype")
@@ -340,7 +342,7 @@ impl Checker<'_> {
                         );
                         Ty::Error
                     }
-                    _ => bad(self, "a Sha256 or Sha1"),
+                    _ => bad(self, "a Sha256, Sha1 or Sha512"),
                 },
                 _ => Ty::Error,
             }
@@ -407,7 +409,7 @@ impl Checker<'_> {
         if b == B::Sort {
             if let Some(t) = &elem {
                 let under = self.newtype_of(t).cloned().unwrap_or_else(|| t.clone());
-                if !matches!(under, Ty::Int | Ty::Duration | Ty::Text | Ty::Sha256 | Ty::Sha1) && !t.is_lenient() {
+                if !matches!(under, Ty::Int | Ty::Duration | Ty::Text | Ty::Sha256 | Ty::Sha1 | Ty::Sha512) && !t.is_lenient() {
                     self.error(
                         Diagnostic::error("E0203", format!("`sort` cannot order `{t}`"))
                             .at(self.file, xs.span, format!("a list of `{t}`"))

@@ -184,6 +184,7 @@ impl<'a> Checker<'a> {
                 let base = match kind {
                     DigestKind::Sha256 => Ty::Sha256,
                     DigestKind::Sha1 => Ty::Sha1,
+                    DigestKind::Sha512 => Ty::Sha512,
                 };
                 // The one implicit conversion: a digest literal into a newtype
                 // over its digest type, where that newtype is expected.

@@ -36,7 +36,11 @@ impl Checker<'_> {
             A::Bool(b) => self.lit_pattern(p, ty, Ty::Bool, Lit::Bool(*b), "a Bool"),
             A::Text(s) => self.lit_pattern(p, ty, Ty::Text, Lit::Text(s.as_str().into()), "a Text"),
             A::Digest(k, hex) => {
-                let base = if *k == DigestKind::Sha256 { Ty::Sha256 } else { Ty::Sha1 };
+                let base = match k {
+                    DigestKind::Sha256 => Ty::Sha256,
+                    DigestKind::Sha1 => Ty::Sha1,
+                    DigestKind::Sha512 => Ty::Sha512,
+                };
                 let fits = *ty == base || self.newtype_of(ty) == Some(&base);
                 let want = if fits { ty.clone() } else { base };
                 self.lit_pattern(p, ty, want, Lit::Digest(*k, decode_hex(hex)), "a digest")
