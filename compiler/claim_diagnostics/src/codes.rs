@@ -46,6 +46,7 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("E0221", "frontier declared twice", include_str!("../explanations/E0221.md")),
     ("E0222", "function without a body", include_str!("../explanations/E0222.md")),
     ("E0223", "two fields read one JSON key", include_str!("../explanations/E0223.md")),
+    ("E0224", "unknown JSON case", include_str!("../explanations/E0224.md")),
     ("E0301", "a fact refused", include_str!("../explanations/E0301.md")),
     ("E0302", "file cannot be read", include_str!("../explanations/E0302.md")),
     ("E0303", "path leaves the project root", include_str!("../explanations/E0303.md")),

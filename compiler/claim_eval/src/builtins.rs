@@ -81,6 +81,11 @@ pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
     let text = |i: usize| args.get(i).and_then(|v| v.as_text()).ok_or_else(|| bad(b));
     let list = |i: usize| args.get(i).and_then(|v| v.as_list()).ok_or_else(|| bad(b));
     let ints = |i: usize| -> Eval<i64> { args.get(i).and_then(|v| v.as_int()).ok_or_else(|| bad(b)) };
+    let json = |i: usize| match args.get(i).map(|v| &v.kind) {
+        Some(V::Json(j)) => Ok(&**j),
+        _ => Err(bad(b)),
+    };
+    let option = |v: Option<Value>| Value::new(V::Option(v.map(Arc::new)));
     let bools = |i: usize| -> Eval<Vec<bool>> { list(i)?.iter().map(|v| v.as_bool().ok_or_else(|| bad(b))).collect() };
     Ok(match b {
         B::Len => Value::int(match args.first().map(|v| &v.kind) {
@@ -216,6 +221,20 @@ pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
             xs.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
             Value::list(xs)
         }
+        B::JsonGet => {
+            let (j, pointer) = (json(0)?, text(1)?);
+            Value::new(V::Option(j.pointer(pointer).map(|x| Arc::new(Value::new(V::Json(Arc::new(x.clone())))))))
+        }
+        B::JsonText => option(json(0)?.as_str().map(Value::text)),
+        B::JsonBool => option(json(0)?.as_bool().map(Value::bool)),
+        B::JsonInt => option(json(0)?.as_f64().and_then(whole).map(Value::int)),
+        B::JsonList => option(json(0)?.as_array().map(|xs| {
+            Value::list(xs.iter().map(|x| Value::new(V::Json(Arc::new(x.clone())))).collect())
+        })),
+        B::JsonMap => option(json(0)?.as_object().map(|m| {
+            let m = m.iter().map(|(k, x)| (k.clone(), Value::new(V::Json(Arc::new(x.clone()))))).collect();
+            Value::new(V::Map(Arc::new(m)))
+        })),
         B::Distinct => {
             let mut out: Vec<Value> = Vec::new();
             for x in list(0)? {
@@ -245,6 +264,13 @@ fn sort_key(v: &Value) -> Option<SortKey<'_>> {
         V::Digest(_, bytes) => Some(SortKey::Bytes(bytes)),
         _ => None,
     }
+}
+
+/// A JSON number as an Int where it is a whole number an Int holds
+/// exactly (JSON numbers are doubles: beyond 2^53 they are not exact).
+fn whole(n: f64) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    (n.fract() == 0.0 && n.abs() <= EXACT).then_some(n as i64)
 }
 
 /// `parse_int`: an optional `-` and decimal digits, nothing else.

@@ -88,6 +88,26 @@ pub fn parse_duration(s: &str) -> Option<i64> {
     n.checked_mul(factor)
 }
 
+/// A JSON document as a `Json` value: every number as the double RFC 8785
+/// reads it (so numbers compare by value); `Err` names a number no double
+/// holds (`1e999`).
+fn json_value<'j>(j: &'j Json<'_>) -> Result<serde_json::Value, (Span, &'j str)> {
+    use serde_json::Value as JV;
+    Ok(match &j.kind {
+        J::Null => JV::Null,
+        J::Bool(b) => JV::Bool(*b),
+        J::Str(s) => JV::String(s.to_string()),
+        J::Number(n) => {
+            let x: f64 = n.parse().map_err(|_| (j.span, n.as_ref()))?;
+            JV::Number(serde_json::Number::from_f64(x).ok_or((j.span, n.as_ref()))?)
+        }
+        J::Array(items) => JV::Array(items.iter().map(json_value).collect::<Result<_, _>>()?),
+        J::Object(fields) => JV::Object(
+            fields.iter().map(|(k, _, v)| Ok((k.to_string(), json_value(v)?))).collect::<Result<_, _>>()?,
+        ),
+    })
+}
+
 /// A scalar JSON value as a value of the scalar type `ty`, where it is one.
 pub(crate) fn scalar(ty: &Ty, j: &J) -> Option<V> {
     match (ty, j) {
@@ -228,9 +248,18 @@ impl<'a> Decoder<'a> {
 
     fn kind(&mut self, j: &'a Json, ty: &'a Ty) -> Option<V> {
         match (ty, &j.kind) {
-            (Ty::Bool | Ty::Int | Ty::Text | Ty::Duration | Ty::Sha256 | Ty::Sha1, _) => match scalar(ty, &j.kind) {
-                Some(v) => Some(v),
-                None => self.not_scalar(j, ty),
+            (Ty::Bool | Ty::Int | Ty::Text | Ty::Duration | Ty::Sha256 | Ty::Sha1 | Ty::Sha512, _) => {
+                match scalar(ty, &j.kind) {
+                    Some(v) => Some(v),
+                    None => self.not_scalar(j, ty),
+                }
+            }
+            (Ty::Json, _) => match json_value(j) {
+                Ok(v) => Some(V::Json(Arc::new(v))),
+                Err((span, n)) => {
+                    self.fail(span, format!("`{n}` is out of range for a JSON number"), "not a finite number".into());
+                    None
+                }
             },
             (Ty::List(t), J::Array(items)) => {
                 let mut out = Vec::with_capacity(items.len());

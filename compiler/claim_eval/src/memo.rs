@@ -79,6 +79,7 @@ fn identity(v: &Value) -> ArgId {
         V::Map(m) => (13, ptr(m)),
         V::Record(r) => (14, ptr(r)),
         V::Variant(x) => (15, ptr(x)),
+        V::Json(j) => (16, ptr(j)),
     };
     ArgId { tag, payload, origin: origin_id(v.origin.as_ref()) }
 }

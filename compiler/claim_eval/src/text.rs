@@ -68,6 +68,9 @@ fn write_value(out: &mut String, v: &Value, cap: usize) {
         }
         V::Duration(ms) => out.push_str(&duration_text(*ms)),
         V::Text(t) => quote(t, out),
+        // Its canonical form (RFC 8785): sorted keys, no spaces, numbers
+        // as ECMAScript writes them.
+        V::Json(j) => out.push_str(&serde_jcs::to_string(&**j).unwrap_or_default()),
         V::Digest(k, bytes) => {
             out.push_str(k.prefix());
             out.push(':');

@@ -83,7 +83,8 @@ impl<'s> Printer<'s> {
             ItemKind::Record(r) => {
                 let close = item.span.end.saturating_sub(1);
                 let body = self.field_decls(&r.fields, r.open, close);
-                cat!["record ", r.name.name.as_str(), " ", body]
+                let attr = r.json_case.as_ref().map(|c| format!("@json({}) ", c.name)).unwrap_or_default();
+                cat![attr, "record ", r.name.name.as_str(), " ", body]
             }
             ItemKind::Enum { name, variants } => {
                 let close = item.span.end.saturating_sub(1);

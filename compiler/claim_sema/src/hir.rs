@@ -73,6 +73,12 @@ pub enum Builtin {
     UnwrapOr,
     Sort,
     Distinct,
+    JsonGet,
+    JsonText,
+    JsonInt,
+    JsonBool,
+    JsonList,
+    JsonMap,
 }
 
 /// The functions that read the outside world (§6): fact initializers only.

@@ -89,7 +89,7 @@ pub struct ModuleSigs {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "Sha512", "List", "Option", "Map"];
+const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "Sha512", "Json", "List", "Option", "Map"];
 
 /// Resolves type expressions in one module's scope.
 pub struct TypeResolver<'a> {
@@ -131,6 +131,7 @@ impl TypeResolver<'_> {
             ["Sha256"] => Some(Ty::Sha256),
             ["Sha1"] => Some(Ty::Sha1),
             ["Sha512"] => Some(Ty::Sha512),
+            ["Json"] => Some(Ty::Json),
             _ => None,
         };
         if let Some(p) = prim {
@@ -219,7 +220,17 @@ impl ModuleSigs {
             let def = match &item.kind {
                 ItemKind::Newtype { underlying, .. } => Some(TypeDef::Newtype(r.resolve(underlying, &mut d))),
                 ItemKind::Record(rec) => {
-                    Some(TypeDef::Record { fields: Fields::new(fields(&r, &rec.fields, &mut d)), open: rec.open })
+                    let camel = rec.json_case.is_some();
+                    if let Some(case) = rec.json_case.as_ref().filter(|c| c.name != "camelCase") {
+                        let mut e = Diagnostic::error("E0224", format!("unknown JSON case `{}`", case.name))
+                            .at(fid, case.span, "a record's fields are read in `camelCase` or as written")
+                            .with_help("write `@json(camelCase)`, or give a field its key with `@json(\"…\")`");
+                        if case.name.eq_ignore_ascii_case("camelcase") {
+                            e = e.with_suggestion("camelCase");
+                        }
+                        d.push(e);
+                    }
+                    Some(TypeDef::Record { fields: Fields::new(fields(&r, &rec.fields, camel, &mut d)), open: rec.open })
                 }
                 ItemKind::Enum { variants, .. } => {
                     let mut seen = BTreeSet::new();
@@ -237,7 +248,7 @@ impl ModuleSigs {
                         }
                         vs.push(VariantDef {
                             name: v.name.name.as_str().into(),
-                            fields: v.fields.as_ref().map(|f| Fields::new(fields(&r, f, &mut d))),
+                            fields: v.fields.as_ref().map(|f| Fields::new(fields(&r, f, false, &mut d))),
                             loc: Loc::new(fid, v.name.span),
                         });
                     }
@@ -277,14 +288,39 @@ impl ModuleSigs {
     }
 }
 
-fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], d: &mut Vec<Diagnostic>) -> Vec<FieldDef> {
+/// The camelCase form of a field's name, as `@json(camelCase)` reads it:
+/// each `_x` becomes `X` (`build_type` → `buildType`).
+pub fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' && !upper {
+            upper = true;
+            continue;
+        }
+        if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    if upper {
+        out.push('_');
+    }
+    out
+}
+
+fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], camel: bool, d: &mut Vec<Diagnostic>) -> Vec<FieldDef> {
+    let camel_keys: Vec<Option<String>> =
+        decls.iter().map(|f| (camel && f.json_key.is_none()).then(|| camel_case(&f.name.name))).collect();
     let mut seen = BTreeSet::new();
     // Each JSON key is read by one field: two that read the same key would
     // both take its value, and in an open record the key the second was
     // meant to read would be skipped without a word.
     let mut keys: BTreeMap<&str, &FieldDecl> = BTreeMap::new();
     let mut out = Vec::new();
-    for f in decls {
+    for (f, camel_key) in decls.iter().zip(&camel_keys) {
         if !seen.insert(f.name.name.clone()) {
             d.push(Diagnostic::error("E0206", format!("field `{}` is declared twice", f.name.name)).at(
                 r.file,
@@ -293,7 +329,7 @@ fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], d: &mut Vec<Diagnostic>) ->
             ));
             continue;
         }
-        let key = f.json_key.as_deref().unwrap_or(&f.name.name);
+        let key = f.json_key.as_deref().or(camel_key.as_deref()).unwrap_or(&f.name.name);
         if let Some(first) = keys.insert(key, f) {
             d.push(
                 Diagnostic::error(

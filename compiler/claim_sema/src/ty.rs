@@ -97,6 +97,8 @@ pub enum Ty {
     Sha256,
     Sha1,
     Sha512,
+    /// Any JSON value (§3).
+    Json,
     List(Arc<Ty>),
     Option(Arc<Ty>),
     Map(Arc<Ty>),
@@ -145,6 +147,7 @@ impl fmt::Display for Ty {
             Ty::Sha256 => write!(f, "Sha256"),
             Ty::Sha1 => write!(f, "Sha1"),
             Ty::Sha512 => write!(f, "Sha512"),
+            Ty::Json => write!(f, "Json"),
             Ty::List(t) => write!(f, "List<{t}>"),
             Ty::Option(t) => write!(f, "Option<{t}>"),
             Ty::Map(t) => write!(f, "Map<{t}>"),

@@ -125,6 +125,10 @@ pub struct RecordDecl {
     pub fields: Vec<FieldDecl>,
     /// Declared with `..`: JSON may carry fields the record does not name.
     pub open: bool,
+    /// `@json(camelCase)` before `record`: each field is read from the
+    /// camelCase form of its name. The case's name, as written (the
+    /// checker takes `camelCase` only, `E0224`).
+    pub json_case: Option<Ident>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

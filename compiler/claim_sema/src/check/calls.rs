@@ -261,6 +261,12 @@ impl Checker<'_> {
             B::Lower | B::Upper | B::Trim => Some((&[Ty::Text], Ty::Text)),
             B::Replace => Some((&[Ty::Text, Ty::Text, Ty::Text], Ty::Text)),
             B::ParseInt => Some((&[Ty::Text], Ty::Int)),
+            B::JsonText => Some((&[Ty::Json], Ty::option(Ty::Text))),
+            B::JsonInt => Some((&[Ty::Json], Ty::option(Ty::Int))),
+            B::JsonBool => Some((&[Ty::Json], Ty::option(Ty::Bool))),
+            B::JsonList => Some((&[Ty::Json], Ty::option(Ty::list(Ty::Json)))),
+            B::JsonMap => Some((&[Ty::Json], Ty::option(Ty::map(Ty::Json)))),
+            B::JsonGet => Some((&[Ty::Json, Ty::Text], Ty::option(Ty::Json))),
             _ => None,
         };
         if let Some((params, ret)) = fixed {

@@ -86,10 +86,26 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<
         .then(type_expr())
         .map(|(name, underlying)| ItemKind::Newtype { name, underlying });
 
-    let record = kw(Keyword::Record)
+    // `@json(camelCase) record …`: how the fields' JSON keys are written.
+    let json_case = punct("@")
         .ignore_then(ident())
+        .then(ident().delimited_by(punct("("), punct(")")))
+        .validate(|(attr, case), e, emitter| {
+            // The case's name is checked with the record (`E0224`).
+            if attr.name != "json" {
+                emitter.emit(E::custom(
+                    e.span(),
+                    format!("unknown attribute `@{}`; a record takes `@json(camelCase)`", attr.name),
+                ));
+            }
+            case
+        });
+    let record = json_case
+        .or_not()
+        .then_ignore(kw(Keyword::Record))
+        .then(ident())
         .then(braces(field_decls(), || (Vec::new(), true)))
-        .map(|(name, (fields, open))| ItemKind::Record(RecordDecl { name, fields, open }));
+        .map(|((json_case, name), (fields, open))| ItemKind::Record(RecordDecl { name, fields, open, json_case }));
 
     let variant = ident()
         .then(field_decls().delimited_by(punct("{"), punct("}")).or_not())

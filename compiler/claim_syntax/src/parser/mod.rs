@@ -397,9 +397,16 @@ fn item_chunks(tokens: &[(Tok, Span)]) -> Vec<std::ops::Range<usize>> {
     let mut start = 0;
     for (i, (t, _)) in tokens.iter().enumerate() {
         if i > start && starts_item(t) {
-            // An attribute `@name` right before the keyword belongs to it.
-            let cut = match (i.checked_sub(2).and_then(|j| tokens.get(j)), tokens.get(i - 1)) {
-                (Some((Tok::Punct(RawToken::At), _)), Some((Tok::Ident(_), _))) => i - 2,
+            // An attribute right before the keyword belongs to it: `@name`,
+            // or `@name(…)` with a few tokens between the parentheses.
+            let at = |j: usize| tokens.get(j).map(|(t, _)| t);
+            let cut = match (i.checked_sub(2).and_then(at), at(i - 1)) {
+                (Some(Tok::Punct(RawToken::At)), Some(Tok::Ident(_))) => i - 2,
+                (_, Some(Tok::Punct(RawToken::RParen))) => (i.saturating_sub(12)..i - 1)
+                    .rev()
+                    .find(|&j| at(j) == Some(&Tok::Punct(RawToken::LParen)))
+                    .filter(|&j| j >= 2 && matches!((at(j - 2), at(j - 1)), (Some(Tok::Punct(RawToken::At)), Some(Tok::Ident(_)))))
+                    .map_or(i, |j| j - 2),
                 _ => i,
             };
             if cut > start {

@@ -177,7 +177,7 @@ impl Descent<'_> {
 
     fn item_kind(&mut self) -> Option<ItemKind> {
         let Some(Tok::Kw(k)) = self.peek() else {
-            return if self.at_punct("@") { self.fn_item() } else { None };
+            return if self.at_punct("@") { self.attributed_item() } else { None };
         };
         match k {
             Keyword::Use => self.use_item(),
@@ -191,7 +191,7 @@ impl Descent<'_> {
                 self.pos += 1;
                 let name = self.ident()?;
                 let (fields, open) = self.field_decls()?;
-                Some(ItemKind::Record(RecordDecl { name, fields, open }))
+                Some(ItemKind::Record(RecordDecl { name, fields, open, json_case: None }))
             }
             Keyword::Enum => {
                 self.pos += 1;
@@ -278,8 +278,34 @@ impl Descent<'_> {
         Some(VariantDecl { name, fields })
     }
 
+    /// An item after `@`: `@json(camelCase) record …`, or `@world fn …`.
+    /// Any other attribute is an error chumsky reports.
+    fn attributed_item(&mut self) -> Option<ItemKind> {
+        // Read once, never again: the descent takes names out of the
+        // tokens as it reads them.
+        self.punct("@")?;
+        let attr = self.ident()?;
+        if !self.at_punct("(") {
+            return self.fn_rest(Some(attr));
+        }
+        self.punct("(")?;
+        let case = self.ident()?;
+        self.punct(")")?;
+        if attr.name != "json" {
+            return None;
+        }
+        self.kw(Keyword::Record)?;
+        let name = self.ident()?;
+        let (fields, open) = self.field_decls()?;
+        Some(ItemKind::Record(RecordDecl { name, fields, open, json_case: Some(case) }))
+    }
+
     fn fn_item(&mut self) -> Option<ItemKind> {
-        let attribute = if self.punct("@").is_some() { Some(self.ident()?) } else { None };
+        self.fn_rest(None)
+    }
+
+    /// `fn …` after its attribute, if it has one.
+    fn fn_rest(&mut self, attribute: Option<Ident>) -> Option<ItemKind> {
         self.kw(Keyword::Fn)?;
         let name = self.ident()?;
         let params = self.list(
