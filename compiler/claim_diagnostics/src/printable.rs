@@ -93,18 +93,7 @@ pub fn markdown_code(s: &str) -> String {
 /// control character but TAB, LF and CR, and an attribute's line breaks
 /// are normalised away), then the five entities.
 pub fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in printable(s).chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
+    xml_text(&printable(s))
 }
 
 /// For XML text that may span lines (a rendered diagnostic): the five

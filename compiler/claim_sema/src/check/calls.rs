@@ -376,19 +376,10 @@ impl Checker<'_> {
                 (o, d)
             } else {
                 let o = self.expr(&args[0], None);
-                let inner = match &o.ty {
+                let inner = self.inside(name, &o, "an `Option`", |t| match t {
                     Ty::Option(t) => Some((**t).clone()),
-                    t if t.is_lenient() => None,
-                    t => {
-                        let t = t.clone();
-                        self.error(Diagnostic::error("E0203", format!("`unwrap_or` takes an `Option`, not `{t}`")).at(
-                            self.file,
-                            o.span,
-                            format!("this is {}", crate::ty::a(&t)),
-                        ));
-                        None
-                    }
-                };
+                    _ => None,
+                });
                 let d = self.expr(&args[1], inner.as_ref());
                 (o, d)
             };
@@ -399,19 +390,10 @@ impl Checker<'_> {
             return mk(H::Builtin(b, vec![o, d].into()), span, ty);
         }
         let xs = self.expr(&args[0], None);
-        let elem = match &xs.ty {
+        let elem = self.inside(name, &xs, "a list", |t| match t {
             Ty::List(t) => Some((**t).clone()),
-            t if t.is_lenient() => None,
-            t => {
-                let t = t.clone();
-                self.error(Diagnostic::error("E0203", format!("`{name}` takes a list, not `{t}`")).at(
-                    self.file,
-                    xs.span,
-                    format!("this is {}", crate::ty::a(&t)),
-                ));
-                None
-            }
-        };
+            _ => None,
+        });
         if b == B::Sort {
             if let Some(t) = &elem {
                 let under = self.newtype_of(t).cloned().unwrap_or_else(|| t.clone());
@@ -434,5 +416,24 @@ impl Checker<'_> {
             (_, Some(t)) => Ty::list(t),
         };
         mk(H::Builtin(b, hargs.into()), span, ty)
+    }
+
+    /// The type inside `h`'s (`of` says which: an option's value, a list's
+    /// element); where `h` is of another type, `E0203` that `name` takes
+    /// `what`, once, and `None`.
+    fn inside(&mut self, name: &str, h: &hir::Expr, what: &str, of: impl Fn(&Ty) -> Option<Ty>) -> Option<Ty> {
+        if h.ty.is_lenient() {
+            return None;
+        }
+        let inner = of(&h.ty);
+        if inner.is_none() {
+            let t = h.ty.clone();
+            self.error(Diagnostic::error("E0203", format!("`{name}` takes {what}, not `{t}`")).at(
+                self.file,
+                h.span,
+                format!("this is {}", crate::ty::a(&t)),
+            ));
+        }
+        inner
     }
 }
