@@ -345,3 +345,19 @@ fn warnings_come_before_the_report_in_one_stream() {
     assert!(warning < pass, "the warning after the report:\n{text}");
     assert_eq!(last_line(&text), "1/1 PASS", "{text}");
 }
+
+/// Entries may be given without `--entry`, as most commands take their
+/// paths: the same run, in the same order, mixed with `--entry` too.
+#[test]
+fn entries_may_be_given_without_the_flag() {
+    let (code, flagged, _) = batch(&["--entry", "claims", "--entry", "examples", "--jobs", "1"]);
+    assert_eq!(code, 0, "{flagged}");
+    let (code, bare, _) = batch(&["claims", "examples", "--jobs", "1"]);
+    assert_eq!(code, 0, "{bare}");
+    assert_eq!(bare, flagged);
+    let (code, mixed, _) = batch(&["--entry", "claims", "examples", "--jobs", "1"]);
+    assert_eq!((code, mixed), (0, flagged));
+    let (code, _, err) = batch(&[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--entry"), "{err}");
+}

@@ -19,8 +19,11 @@ use std::path::PathBuf;
 )]
 struct Args {
     /// A `.claim` file, or a folder of them (repeatable).
-    #[arg(long = "entry", required = true, value_name = "PATH")]
+    #[arg(long = "entry", value_name = "PATH", required_unless_present = "paths")]
     entries: Vec<PathBuf>,
+    /// Entries given without `--entry` (`claim_batch claims/ x.claim`).
+    #[arg(value_name = "PATH")]
+    paths: Vec<PathBuf>,
     /// Run only the witnesses whose name contains TEXT.
     #[arg(long, value_name = "TEXT")]
     filter: Option<String>,
@@ -126,7 +129,8 @@ fn main() {
         }
     };
     let opts = BatchOptions {
-        entries: args.entries,
+        // `--entry` paths first, then the positional ones, each in order.
+        entries: args.entries.into_iter().chain(args.paths).collect(),
         filter: args.filter,
         explain: match args.explain {
             None => Explain::Off,
