@@ -203,6 +203,11 @@ impl RanOut {
 
 fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxError {
     let mut span = Span::from(*e.span());
+    // An error the grammar states itself (an unknown attribute) is said as
+    // it is, where it is: it is no token the parse ran into.
+    if let chumsky::error::RichReason::Custom(message) = e.reason() {
+        return SyntaxError::new("E0010", span, message.clone(), "here");
+    }
     let found = match (e.found(), &ran_out.after) {
         (Some(t), _) => describe(t),
         (None, Some((next, at))) => {
