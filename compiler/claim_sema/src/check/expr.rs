@@ -159,8 +159,10 @@ impl<'a> Checker<'a> {
         mut check: impl FnMut(&mut Self, usize, Option<&Ty>) -> hir::Expr,
     ) -> (Vec<hir::Expr>, Option<Ty>) {
         let mut order: Vec<usize> = (0..exprs.len()).collect();
-        if expected.is_none() {
-            order.sort_by_key(|i| std::cmp::Reverse(self.typing(exprs[*i])));
+        if expected.is_none() && exprs.len() > 1 {
+            // Stable: the first written leads among equals. Each typing is
+            // asked once (it walks the sibling's literal).
+            order.sort_by_cached_key(|i| std::cmp::Reverse(self.typing(exprs[*i])));
         }
         let mut shared: Option<Ty> = expected.cloned();
         let mut out: Vec<Option<hir::Expr>> = vec![None; exprs.len()];
