@@ -7,7 +7,7 @@ use super::patterns::plain_text;
 use super::types::{ident, punct, type_expr};
 use super::{Extra, PErr, TokenInput};
 use crate::ast::{
-    FieldDecl, FnDecl, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt, WitnessStmtKind,
+    FieldDecl, FnDecl, Ident, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt, WitnessStmtKind,
 };
 use crate::token::{Keyword, Token};
 use chumsky::prelude::*;
@@ -49,12 +49,36 @@ fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
             key
         },
     );
+    // A dotted name (`image.name: Text`, a key as buildx writes it) is one
+    // error that says how to read that key; the field is kept, named
+    // `image_name` and read from `image.name`, so nothing follows from it.
+    let name = ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>().validate(
+        |parts: Vec<Ident>, e, emitter| {
+            let span: SimpleSpan = e.span();
+            if parts.len() == 1 {
+                if let Some(only) = parts.into_iter().next() {
+                    return (None, only);
+                }
+                return (None, Ident { name: "".into(), span: span.into() });
+            }
+            let key = parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(".");
+            let name = parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join("_");
+            emitter.emit(E::custom(
+                e.span(),
+                format!(
+                    "a field name cannot contain `.`{}to read the JSON key `{key}`, write `@json(\"{key}\") {name}: …`",
+                    super::HELP
+                ),
+            ));
+            (Some(key), Ident { name: name.into(), span: span.into() })
+        },
+    );
     let field = attr
         .or_not()
-        .then(ident())
+        .then(name)
         .then_ignore(punct(":"))
         .then(type_expr())
-        .map(|((json_key, name), ty)| Some(FieldDecl { name, ty, json_key }));
+        .map(|((json_key, (dotted_key, name)), ty)| Some(FieldDecl { name, ty, json_key: json_key.or(dotted_key) }));
     field.or(punct("..").to(None)).separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().map(|fs| {
         let open = fs.iter().any(Option::is_none);
         (fs.into_iter().flatten().collect(), open)

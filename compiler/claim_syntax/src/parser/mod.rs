@@ -206,7 +206,10 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
     // An error the grammar states itself (an unknown attribute) is said as
     // it is, where it is: it is no token the parse ran into.
     if let chumsky::error::RichReason::Custom(message) = e.reason() {
-        return SyntaxError::new("E0010", span, message.clone(), "here");
+        return match message.split_once(HELP) {
+            Some((message, help)) => SyntaxError::new("E0010", span, message, "here").with_help(help),
+            None => SyntaxError::new("E0010", span, message.clone(), "here"),
+        };
     }
     let found = match (e.found(), &ran_out.after) {
         (Some(t), _) => describe(t),
@@ -310,6 +313,10 @@ pub(crate) fn describe(t: &Token) -> String {
 /// (every item while an editor closes brackets as they are typed) is
 /// parsed and recovered as before.
 const MAX_RECOVERED_TOKENS: usize = 128;
+
+/// Between a custom error's message and its help (chumsky's custom errors
+/// carry one text).
+pub(crate) const HELP: &str = "\u{1f}";
 
 /// The syntax errors a file reports before the rest are summed up in one.
 /// A file of another language (a script, a JSON document, a binary's text
