@@ -12,6 +12,7 @@ pub mod formats;
 pub mod gitattributes;
 pub mod gittree;
 pub mod graph;
+pub mod init;
 mod human;
 pub mod layer;
 pub mod lsp;

@@ -361,3 +361,38 @@ fn entries_may_be_given_without_the_flag() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--entry"), "{err}");
 }
+
+/// `claimc init` writes a project that `claim_batch` runs green (with
+/// warnings denied, as the CI job it writes does), in the canonical layout,
+/// and a wrong receipt then fails its witness; a second `init` writes
+/// nothing over it.
+#[test]
+fn claimc_init_writes_a_project_that_runs_green() {
+    let dir = std::env::temp_dir().join(format!("claim-init-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.to_string_lossy().to_string();
+    let (code, out, err) = claimc(&["init", &path]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(dir.join(".github/workflows/claims.yml").is_file() && dir.join("Claim.toml").is_file(), "{out}");
+    let in_dir = |bin: &str, args: &[&str]| {
+        let out = Command::new(bin).args(args).current_dir(&dir).env("NO_COLOR", "1").output().expect("run");
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let batch_bin = env!("CARGO_BIN_EXE_claim_batch");
+    let (code, out) = in_dir(batch_bin, &["--entry", "claims", "--deny-warnings"]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(last_line(&out), "2/2 PASS", "{out}");
+    let (code, out) = in_dir(env!("CARGO_BIN_EXE_claimc"), &["fmt", "--check", "claims"]);
+    assert_eq!(code, 0, "{out}");
+    // A receipt of another image fails the witness that binds it.
+    let receipt = dir.join("receipts/build.json");
+    let text = std::fs::read_to_string(&receipt).expect("receipt");
+    std::fs::write(&receipt, text.replace("ea39410ed01d", "ea39410ed01e")).expect("receipt");
+    let (code, out) = in_dir(batch_bin, &["--entry", "claims"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("FAIL the_build_is_the_released_image"), "{out}");
+    let (code, _, err) = claimc(&["init", &path]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("writes nothing over a file"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

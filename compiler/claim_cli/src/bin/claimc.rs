@@ -1,5 +1,5 @@
 //! `claimc`: everything but running witnesses — `check`, `fmt`, `doc`,
-//! `graph`, `explain`.
+//! `graph`, `explain`, `init`, `lsp`.
 
 // A run allocates millions of small values and frees the syntax trees
 // half-way through; glibc's allocator spent a tenth of the run on that.
@@ -64,6 +64,13 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Start a project in DIR (default: here): `Claim.toml`, a receipt, a
+    /// first claim over it and the CI job, which `claim_batch claims` runs
+    /// green. Writes nothing over a file that is there.
+    Init {
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
     /// Run the language server on standard input and output (for editors).
     Lsp,
     /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`
@@ -91,6 +98,7 @@ fn main() {
             claim_cli::graph::command(&paths, format, with_verdicts)
         }
         Command::Lsp => claim_cli::lsp::serve(),
+        Command::Init { dir } => claim_cli::init::init(&dir),
         Command::Fmt { paths, check } => claim_cli::fmt::command(&paths, check, color),
         Command::Explain { code: None } => {
             Output { stdout: claim_diagnostics::codes::list(), stderr: String::new(), code: 0 }
