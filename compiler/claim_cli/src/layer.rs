@@ -94,7 +94,12 @@ pub fn digest_layer(source: impl Read, compression: Compression, max_content: u6
     let mut input = BufReader::with_capacity(PIECE, Hashing { inner: source, hash: Sha256::new(), len: 0, failed: false });
     let mut content = Content { hash: Sha256::new(), len: 0, limit: max_content };
     let decoded = match compression {
-        Compression::None => content.take_all(&mut input),
+        // The blob is the content: read through once, hashed once.
+        Compression::None => match std::io::copy(&mut input, &mut std::io::sink()) {
+            Ok(n) if n > max_content => Err(Stop::Content(ContentError::TooLarge { limit: max_content })),
+            Ok(_) => Ok(()),
+            Err(e) => Err(Stop::Io(e)),
+        },
         Compression::Gzip => gzip_members(&mut input, &mut content),
         Compression::Zstd => zstd_frames(&mut input, &mut content),
     };
@@ -103,6 +108,7 @@ pub fn digest_layer(source: impl Read, compression: Compression, max_content: u6
     // of the blob is hashed all the same.
     let rest = std::io::copy(&mut input, &mut std::io::sink())?;
     let Hashing { hash, len, failed, .. } = input.into_inner();
+    let blob: [u8; 32] = hash.finalize().into();
     let content = match decoded {
         Err(Stop::Io(e)) if failed || !matches!(compression, Compression::Gzip | Compression::Zstd) => return Err(e),
         Err(Stop::Io(e)) => Err(ContentError::Decode(format!("not a {} stream: {e}", name(compression)))),
@@ -110,9 +116,10 @@ pub fn digest_layer(source: impl Read, compression: Compression, max_content: u6
         Ok(()) if rest > 0 => {
             Err(ContentError::Decode(format!("{rest} bytes follow the {} stream", name(compression))))
         }
+        Ok(()) if compression == Compression::None => Ok(blob),
         Ok(()) => Ok(content.hash.finalize().into()),
     };
-    Ok(LayerDigests { blob: hash.finalize().into(), blob_len: len, content })
+    Ok(LayerDigests { blob, blob_len: len, content })
 }
 
 fn name(c: Compression) -> &'static str {

@@ -10,12 +10,9 @@ mod common;
 use common::oci::{sha, write_layout, Edits};
 use std::path::{Path, PathBuf};
 
+/// A fresh project folder (a `Claim.toml` in it) for one case.
 fn project(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("claim-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::write(dir.join("Claim.toml"), "").expect("toml");
-    dir
+    common::project_dir("hostile", name, &[("Claim.toml", "")])
 }
 
 const LAYER: &[u8] = b"a plain tar layer";

@@ -69,12 +69,9 @@ fn write_layout(dir: &Path, layers: &[Layer], diff_ids: &[String]) -> String {
     common::oci::write_layout(dir, &layers, diff_ids, &common::oci::Edits::default())
 }
 
+/// A fresh project folder (a `Claim.toml` in it) for one case.
 fn project(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("claim-oci-layers-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::write(dir.join("Claim.toml"), "").expect("toml");
-    dir
+    common::project_dir("oci-layers", name, &[("Claim.toml", "")])
 }
 
 /// Runs `oci_image("lay", "v1")` with a witness over the image: exit code
