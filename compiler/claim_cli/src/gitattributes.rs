@@ -99,7 +99,7 @@ impl Attributes {
         }
         self.files.push((dir.to_vec(), rules));
         // Deeper folders first when resolving: a longer prefix is deeper.
-        self.files.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        self.files.sort_by_key(|f| std::cmp::Reverse(f.0.len()));
         Ok(())
     }
 
