@@ -6,6 +6,7 @@
 // Each target is its own crate and uses only some of these.
 #![allow(dead_code)]
 
+use claim_eval::incremental::FactSettings;
 use claim_eval::memo::CallMemo;
 use claim_eval::{check_frontier, run_witness, run_witness_with, Evaluator, NoWorld, WitnessReport};
 use claim_sema::{compile, Compiled, Database, Program, SourceFile};
@@ -75,10 +76,12 @@ pub fn evaluate_all(compiled: &Compiled) -> Vec<(String, Option<String>)> {
         return Vec::new();
     }
     let limit = Some(Duration::from_millis(250));
-    let ev = Evaluator::new(compiled, &NoWorld).with_max_len(1 << 12).with_fact_limit(limit);
-    // The facts' outcome is the codes of those that failed, unless one ran
-    // out of time (then another run may stop elsewhere).
-    let failed: Vec<&str> = ev.evaluate_facts().iter().map(|d| d.code).collect();
+    let settings = FactSettings { max_len: 1 << 12, limit, texts: None };
+    let facts = claim_eval::fact_table::evaluate_all(compiled, &NoWorld, settings);
+    // The facts' outcome is the codes of those that failed or broke, unless
+    // one ran out of time (then another run may stop elsewhere).
+    let failed: Vec<&str> = facts.fatal.iter().map(|d| d.code).chain(facts.broken.iter().map(|b| &*b.code)).collect();
+    let ev = Evaluator::with_facts(compiled, &NoWorld, facts.values).with_max_len(1 << 12);
     let mut outcomes: Vec<(String, Option<String>)> = Vec::new();
     if !failed.contains(&"E0408") {
         outcomes.push(("facts".to_string(), Some(failed.join(" "))));

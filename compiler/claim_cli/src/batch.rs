@@ -122,6 +122,7 @@ fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &
         witnesses: &[],
         groups: &[],
         frontiers: &[],
+        broken: &[],
         diagnostics: diags,
         sources,
         code: 2,
@@ -417,8 +418,11 @@ fn run_timed<'p>(
     }
     let mut warnings = render_all(&diags, &sources_now(), opts.color);
 
-    // Facts first, all of them, in every program: broken data fails closed.
+    // Facts first, all of them, in every program. A broken fact (§7) is a
+    // refusal the witnesses meet; a fact that failed otherwise (a limit, an
+    // internal error) stops the run.
     let mut fact_errors = Vec::new();
+    let mut broken: Vec<Arc<claim_eval::Broken>> = Vec::new();
     let mut evaluators = Vec::new();
     // Per project, what the W0006 lint reads: the declared types that may
     // hold arm bindings (none: nothing to lint), and per fact the JSON
@@ -485,14 +489,15 @@ fn run_timed<'p>(
         // listings) stays until the exit, which returns it at once: freed
         // one by one it took ~3 ms of a thread, which the gathering below
         // (~0.6 ms) then waited for.
-        let (values, errors) = match index {
-            Some(index) => claim_eval::incremental::gather_indexed(index, results),
+        let gathered = match index {
+            Some(index) => claim_eval::incremental::gather_indexed(&facts, index, results),
             None => claim_eval::incremental::gather_facts(&facts, results),
         };
         clock.phase("facts");
-        fact_errors.extend(errors);
+        fact_errors.extend(gathered.fatal);
+        broken.extend(gathered.broken);
         evaluators.push(
-            Evaluator::with_facts(compiled, &NoWorld, values)
+            Evaluator::with_facts(compiled, &NoWorld, gathered.values)
                 .with_max_len(opts.limits.max_value_len)
                 .with_texts(&texts),
         );
@@ -542,6 +547,16 @@ fn run_timed<'p>(
             late = beside.join();
         }
     });
+    // Which broken facts a passing witness expected (§7), judged over every
+    // witness of the entries: a filtered or sharded run runs the others
+    // too, quietly, where a fact broke.
+    let quiet = if !broken.is_empty() && (opts.filter.is_some() || opts.shard.is_some()) {
+        others(opts, &loaded, &evaluators)
+    } else {
+        Vec::new()
+    };
+    let broken = claim_eval::broken::broken_reports(&broken, &reports, &quiet, &frontiers);
+    let unexpected = broken.iter().filter(|b| !b.expected).count();
     // Nothing reads a file's text through the shared sources from here on
     // (the witnesses have run): a run that exits takes them out rather than
     // copy a pointer to each of its tens of thousands of files (a reference
@@ -562,7 +577,7 @@ fn run_timed<'p>(
     let empty = nothing_verified(opts, &reports, &loaded);
     if opts.format != Format::Human {
         let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
-        let code = if empty.is_some() {
+        let code = if empty.is_some() || unexpected > 0 {
             2
         } else if reports.iter().any(|r| !r.passed()) || dissolved {
             1
@@ -585,6 +600,7 @@ fn run_timed<'p>(
             witnesses: &reports,
             groups: &groups,
             frontiers: &frontiers,
+            broken: &broken,
             diagnostics: &diags,
             sources: &sources,
             code,
@@ -596,7 +612,8 @@ fn run_timed<'p>(
         return out;
     }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
-    let mut out = crate::human::report(&reports, &groups, &frontiers, &sources, opts, warnings, empty.is_some());
+    let ran = crate::human::Ran { reports: &reports, groups: &groups, frontiers: &frontiers, broken: &broken };
+    let mut out = crate::human::report(ran, &sources, opts, warnings, empty.is_some());
     if let Some(d) = empty {
         out.stderr.push_str(&render_all(&[d], &sources, opts.color));
     }
@@ -680,6 +697,30 @@ fn run_witnesses(
         }
         frontiers.extend(checked);
     }
+}
+
+/// The witnesses of the entries a filtered or sharded run did not report,
+/// run to learn which broken facts they expect (their verdicts are the
+/// other shards' to report).
+fn others(
+    opts: &BatchOptions,
+    loaded: &[(&crate::project::Project, &crate::project::Loaded, &claim_sema::Compiled)],
+    evaluators: &[Evaluator<'_, NoWorld>],
+) -> Vec<WitnessReport> {
+    let mut out = Vec::new();
+    for ((_, l, compiled), ev) in loaded.iter().zip(evaluators) {
+        let reported: Vec<*const hir::Witness> =
+            crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), opts.shard)
+                .into_iter()
+                .map(|w| w as *const _)
+                .collect();
+        let rest: Vec<&hir::Witness> = crate::selection::selected(compiled, &l.entries, None, None)
+            .into_iter()
+            .filter(|w| !reported.contains(&(*w as *const _)))
+            .collect();
+        out.extend(run_parallel(ev, &rest, opts.jobs, false, opts.timeout_per_witness));
+    }
+    out
 }
 
 /// Which part of which program this run is: its shard, a digest of the

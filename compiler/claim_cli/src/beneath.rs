@@ -35,8 +35,7 @@ impl Beneath {
     /// Holds the folder `real_root` (canonical) open.
     pub fn new(real_root: &Path) -> io::Result<Beneath> {
         use rustix::fs::{Mode, OFlags};
-        let root =
-            rustix::fs::open(real_root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?;
+        let root = rustix::fs::open(real_root, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?;
         Ok(Beneath { root, real_root: real_root.to_path_buf() })
     }
 

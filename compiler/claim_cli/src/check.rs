@@ -37,6 +37,7 @@ pub(crate) fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sourc
             witnesses: &[],
             groups: &[],
             frontiers: &[],
+            broken: &[],
             diagnostics: diags,
             sources,
             code,

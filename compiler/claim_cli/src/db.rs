@@ -6,7 +6,7 @@
 
 use crate::world::FsWorld;
 use claim_eval::incremental::{EvalDb, WorldFile, WorldRead};
-use claim_eval::{Types, Value, World, WorldCall};
+use claim_eval::{Types, Value, World, WorldCall, WorldResult};
 use claim_sema::hir::WorldFn;
 use claim_sema::ty::Ty;
 use claim_syntax::token::DigestKind;
@@ -132,7 +132,7 @@ fn perform(
     reference: Option<&str>,
     ty: &Ty,
     types: &Types,
-) -> Result<Value, Vec<claim_diagnostics::Diagnostic>> {
+) -> WorldResult<Value> {
     match kind {
         WorldFn::Load => world.load(call, ty, types),
         WorldFn::FileSha256 => world.file_sha256(call).map(|d| Value::digest(DigestKind::Sha256, &d)),

@@ -7,6 +7,7 @@
 
 use claim_diagnostics::printable::{self as escape, xml};
 use claim_diagnostics::{Diagnostic, Label, Severity, Sources};
+use claim_eval::broken::BrokenReport;
 use claim_eval::{FrontierReport, WitnessReport};
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -28,6 +29,8 @@ pub struct RunReport<'a> {
     /// The project each witness belongs to: `(first witness index, name)`.
     pub groups: &'a [(usize, String)],
     pub frontiers: &'a [FrontierReport],
+    /// The facts that broke (§7), expected or not.
+    pub broken: &'a [claim_eval::broken::BrokenReport],
     /// Errors that stopped the run (exit 2) and warnings.
     pub diagnostics: &'a [Diagnostic],
     pub sources: &'a Sources,
@@ -60,6 +63,30 @@ impl RunReport<'_> {
         let dissolved = self.frontiers.iter().filter(|f| f.dissolved.is_some()).count();
         (passed, self.witnesses.len() - passed, dissolved)
     }
+    /// The broken facts no witness expected (§7).
+    fn unexpected(&self) -> impl Iterator<Item = &BrokenReport> {
+        self.broken.iter().filter(|b| !b.expected)
+    }
+    /// The summary line (`13/14 PASS, 1 FAIL, 1 BROKEN`), or, where the
+    /// run stopped before its witnesses, why.
+    fn summary(&self, stopped: impl Fn(&str) -> String) -> String {
+        let (passed, failed, dissolved) = self.counts();
+        let broken = self.unexpected().count();
+        if self.code == 2 && broken == 0 {
+            return stopped(self.stopped_because());
+        }
+        let mut summary = format!("{passed}/{} PASS", self.witnesses.len());
+        if failed > 0 {
+            let _ = write!(summary, ", {failed} FAIL");
+        }
+        if dissolved > 0 {
+            let _ = write!(summary, ", {dissolved} DISSOLVED");
+        }
+        if broken > 0 {
+            let _ = write!(summary, ", {broken} BROKEN");
+        }
+        summary
+    }
     /// Why a run exits 2, in one line.
     fn stopped_because(&self) -> &'static str {
         if self.diagnostics.iter().any(|d| d.code == "E0902") {
@@ -73,6 +100,7 @@ impl RunReport<'_> {
             .iter()
             .chain(self.witnesses.iter().filter_map(|w| w.failure.as_deref()))
             .chain(self.frontiers.iter().filter_map(|f| f.dissolved.as_ref()))
+            .chain(self.unexpected().flat_map(|b| &b.diagnostics))
     }
 }
 
@@ -157,13 +185,40 @@ fn json_doc(r: &RunReport<'_>) -> String {
             })
         })
         .collect();
+    let broken: Vec<Value> = r
+        .broken
+        .iter()
+        .map(|b| {
+            let f = &b.fact;
+            let (line, _) = r.sources.line_col(f.loc.file, f.loc.span.start);
+            json!({
+                "name": &*f.fact.name,
+                "module": &*f.fact.module,
+                "file": r.sources.name(f.loc.file),
+                "line": line,
+                "code": &*f.code,
+                "message": f.message,
+                "status": if b.expected { "expected" } else { "unexpected" },
+                "readers": b.readers.iter().map(|n| &**n).collect::<Vec<_>>(),
+                "diagnostics": b.diagnostics.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let unexpected = r.unexpected().count();
     let doc = json!({
         "version": 1,
         "tool": { "name": r.tool, "version": env!("CARGO_PKG_VERSION") },
         "exit_code": r.code,
-        "summary": { "total": r.witnesses.len(), "passed": passed, "failed": failed, "dissolved": dissolved },
+        "summary": {
+            "total": r.witnesses.len(),
+            "passed": passed,
+            "failed": failed,
+            "dissolved": dissolved,
+            "broken": unexpected,
+        },
         "witnesses": witnesses,
         "frontiers": frontiers,
+        "broken": broken,
         "diagnostics": r.diagnostics.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
     });
     let mut doc = doc;
@@ -179,8 +234,9 @@ fn json_doc(r: &RunReport<'_>) -> String {
 
 fn junit(r: &RunReport<'_>) -> String {
     let (_, failed, dissolved) = r.counts();
+    let broken: Vec<&BrokenReport> = r.unexpected().collect();
     let errors = r.diagnostics.iter().filter(|d| d.is_error()).count();
-    let total = r.witnesses.len() + dissolved + usize::from(errors > 0);
+    let total = r.witnesses.len() + dissolved + broken.len() + usize::from(errors > 0);
     // A fold from 0, not `sum`: the sum of no `f64` is -0.0, printed `-0.000000`.
     let time: f64 = r.witnesses.iter().fold(0.0, |t, w| t + w.duration.as_secs_f64());
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -188,7 +244,7 @@ fn junit(r: &RunReport<'_>) -> String {
         out,
         "<testsuites name=\"{}\" tests=\"{total}\" failures=\"{}\" errors=\"{}\" time=\"{time:.6}\">",
         xml(r.tool),
-        failed + dissolved,
+        failed + dissolved + broken.len(),
         usize::from(errors > 0)
     );
     let mut suites: Vec<(String, Vec<usize>)> = Vec::new();
@@ -236,13 +292,30 @@ fn junit(r: &RunReport<'_>) -> String {
         }
         out.push_str("  </testsuite>\n");
     }
-    if dissolved > 0 || errors > 0 {
+    if dissolved > 0 || errors > 0 || !broken.is_empty() {
         let _ = writeln!(
             out,
-            "  <testsuite name=\"program\" tests=\"{}\" failures=\"{dissolved}\" errors=\"{}\">",
-            dissolved + usize::from(errors > 0),
+            "  <testsuite name=\"program\" tests=\"{}\" failures=\"{}\" errors=\"{}\">",
+            dissolved + broken.len() + usize::from(errors > 0),
+            dissolved + broken.len(),
             usize::from(errors > 0)
         );
+        // A broken fact no witness expected fails the run: a case of its
+        // own, with the fact's message (§7).
+        for b in &broken {
+            let f = &b.fact;
+            let text: String = b.diagnostics.iter().map(&mut plain).collect();
+            let _ = writeln!(
+                out,
+                "    <testcase name=\"fact {}\" classname=\"{}\" file=\"{}\">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                xml(&f.fact.name),
+                xml(&f.fact.module),
+                xml(r.sources.name(f.loc.file)),
+                xml(&format!("the fact `{}` is broken (`{}`): {}", f.fact.name, f.code, f.message)),
+                b.diagnostics.first().map(|d| d.code).unwrap_or("E0301"),
+                escape::xml_text(&text)
+            );
+        }
         for f in r.frontiers.iter().filter(|f| f.dissolved.is_some()) {
             if let Some(d) = &f.dissolved {
                 let _ = writeln!(
@@ -311,18 +384,7 @@ fn github(r: &RunReport<'_>) -> String {
             }
         }
     }
-    let (passed, failed, dissolved) = r.counts();
-    let mut summary = format!("{passed}/{} PASS", r.witnesses.len());
-    if failed > 0 {
-        let _ = write!(summary, ", {failed} FAIL");
-    }
-    if dissolved > 0 {
-        let _ = write!(summary, ", {dissolved} DISSOLVED");
-    }
-    if r.code == 2 {
-        summary = format!("error: {}", r.stopped_because());
-    }
-    let _ = writeln!(out, "{summary}");
+    let _ = writeln!(out, "{}", r.summary(|why| format!("error: {why}")));
     out
 }
 
@@ -402,18 +464,8 @@ fn sarif(r: &RunReport<'_>) -> String {
 }
 
 fn markdown(r: &RunReport<'_>) -> String {
-    let (passed, failed, dissolved) = r.counts();
     let mut out = String::new();
-    let mut title = format!("{passed}/{} PASS", r.witnesses.len());
-    if failed > 0 {
-        let _ = write!(title, ", {failed} FAIL");
-    }
-    if dissolved > 0 {
-        let _ = write!(title, ", {dissolved} DISSOLVED");
-    }
-    if r.code == 2 {
-        title = format!("not passed: {}", r.stopped_because());
-    }
+    let title = r.summary(|why| format!("not passed: {why}"));
     let _ = writeln!(out, "## Claim: {title}\n");
     if !r.witnesses.is_empty() {
         out.push_str("| | witness | project |\n| --- | --- | --- |\n");

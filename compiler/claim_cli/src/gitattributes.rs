@@ -131,7 +131,9 @@ impl Attributes {
         for attr in REFUSED {
             match self.state(path, attr) {
                 None | Some(State::Unset) => {}
-                Some(_) => return Err(format!("`.gitattributes` gives it `{attr}`, which `git_tree` does not reproduce")),
+                Some(_) => {
+                    return Err(format!("`.gitattributes` gives it `{attr}`, which `git_tree` does not reproduce"))
+                }
             }
         }
         let text = self.state(path, "text");

@@ -78,7 +78,10 @@ struct File {
 
 /// A directory as read from disk, before hashing.
 enum Node {
-    File { index: usize, exec: bool },
+    File {
+        index: usize,
+        exec: bool,
+    },
     Link(Vec<u8>),
     Dir(Vec<(Vec<u8>, Node)>),
     /// A repository of its own: its checked-out commit.

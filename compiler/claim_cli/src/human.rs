@@ -6,21 +6,22 @@ use crate::batch::{BatchOptions, Explain};
 use crate::par::Beside;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
+use claim_eval::broken::BrokenReport;
 use claim_eval::{FrontierReport, WitnessReport};
 use std::fmt::Write as _;
 
-/// The report of a run's witnesses and frontiers (`groups`: where each
-/// project's witnesses start, where a run has several), with the warnings
-/// for standard error.
-pub(crate) fn report(
-    reports: &[WitnessReport],
-    groups: &[(usize, String)],
-    frontiers: &[FrontierReport],
-    sources: &Sources,
-    opts: &BatchOptions,
-    warnings: String,
-    empty: bool,
-) -> Output {
+/// What a run's witnesses, frontiers and facts gave.
+pub(crate) struct Ran<'a> {
+    pub reports: &'a [WitnessReport],
+    /// Where each project's witnesses start, where a run has several.
+    pub groups: &'a [(usize, String)],
+    pub frontiers: &'a [FrontierReport],
+    pub broken: &'a [BrokenReport],
+}
+
+/// The report of a run, with the warnings for standard error.
+pub(crate) fn report(ran: Ran<'_>, sources: &Sources, opts: &BatchOptions, warnings: String, empty: bool) -> Output {
+    let Ran { reports, groups, frontiers, broken } = ran;
     // The open frontiers' lines (each asks its module for a line number,
     // counting its newlines) are written on a second thread meanwhile.
     std::thread::scope(|s| {
@@ -44,6 +45,13 @@ pub(crate) fn report(
         let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
         let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
         for d in failures.iter().chain(dissolved.iter()) {
+            out.push('\n');
+            out.push_str(&renderer.render(d));
+        }
+        // Each broken fact no witness expected, once, after the verdicts
+        // it caused.
+        let unexpected: Vec<&BrokenReport> = broken.iter().filter(|b| !b.expected).collect();
+        for d in unexpected.iter().flat_map(|b| &b.diagnostics) {
             out.push('\n');
             out.push_str(&renderer.render(d));
         }
@@ -86,12 +94,15 @@ pub(crate) fn report(
         if !dissolved.is_empty() {
             let _ = write!(summary, ", {} DISSOLVED", dissolved.len());
         }
+        if !unexpected.is_empty() {
+            let _ = write!(summary, ", {} BROKEN", unexpected.len());
+        }
         if empty {
             // Not `0/0 PASS`: a run that verified nothing is not a pass.
             summary = "0/0: no witness ran, nothing was verified".to_string();
         }
         let _ = writeln!(out, "\n{summary}");
-        let code = if empty {
+        let code = if empty || !unexpected.is_empty() {
             2
         } else if failed > 0 || !dissolved.is_empty() {
             1

@@ -80,7 +80,8 @@ frontier publication {
 
 /// Writes a new project into `dir` (made where it is not there).
 pub fn init(dir: &Path) -> Output {
-    let fail = |message: String| Output { stdout: String::new(), stderr: format!("error[E0901]: {message}\n"), code: 2 };
+    let fail =
+        |message: String| Output { stdout: String::new(), stderr: format!("error[E0901]: {message}\n"), code: 2 };
     let there: Vec<&str> = FILES.iter().map(|(p, _)| *p).filter(|p| dir.join(p).symlink_metadata().is_ok()).collect();
     if !there.is_empty() {
         return fail(format!(

@@ -91,7 +91,8 @@ const PIECE: usize = 256 * 1024;
 /// and an empty blob are not the stream the media type names: bytes the
 /// diff id does not cover are refused, not skipped.
 pub fn digest_layer(source: impl Read, compression: Compression, max_content: u64) -> std::io::Result<LayerDigests> {
-    let mut input = BufReader::with_capacity(PIECE, Hashing { inner: source, hash: Sha256::new(), len: 0, failed: false });
+    let mut input =
+        BufReader::with_capacity(PIECE, Hashing { inner: source, hash: Sha256::new(), len: 0, failed: false });
     let mut content = Content { hash: Sha256::new(), len: 0, limit: max_content };
     let decoded = match compression {
         // The blob is the content: read through once, hashed once.
@@ -183,10 +184,12 @@ fn zstd_frames<R: Read>(input: &mut BufReader<Hashing<R>>, content: &mut Content
                 frames += 1;
             }
             Err(FrameDecoderError::ReadFrameHeaderError(ReadFrameHeaderError::SkipFrame { length, .. })) => {
-                let skipped =
-                    std::io::copy(&mut (&mut *input).take(u64::from(length)), &mut std::io::sink()).map_err(Stop::Io)?;
+                let skipped = std::io::copy(&mut (&mut *input).take(u64::from(length)), &mut std::io::sink())
+                    .map_err(Stop::Io)?;
                 if skipped < u64::from(length) {
-                    return Err(Stop::Content(ContentError::Decode("a skippable zstd frame ends early (truncated)".into())));
+                    return Err(Stop::Content(ContentError::Decode(
+                        "a skippable zstd frame ends early (truncated)".into(),
+                    )));
                 }
             }
             Err(e) => return Err(Stop::Content(ContentError::Decode(format!("not a zstd stream: {e}")))),

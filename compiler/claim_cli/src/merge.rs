@@ -118,13 +118,36 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
             None => frontiers.push(f),
         }
     }
+    // Every shard judges a broken fact over the whole program's witnesses
+    // (§7), so the shards agree on each; its readers are each shard's own.
+    let mut broken: Vec<Value> = Vec::new();
+    for b in list("broken") {
+        let same = |g: &Value| g["module"] == b["module"] && g["name"] == b["name"];
+        match broken.iter_mut().find(|g| same(g)) {
+            Some(g) => {
+                let mut readers: Vec<Value> = g["readers"].as_array().cloned().unwrap_or_default();
+                for r in b["readers"].as_array().into_iter().flatten() {
+                    if !readers.contains(r) {
+                        readers.push(r.clone());
+                    }
+                }
+                g["readers"] = Value::Array(readers);
+                if b["status"] == "unexpected" {
+                    g["status"] = b["status"].clone();
+                }
+            }
+            None => broken.push(b),
+        }
+    }
+    let unexpected = broken.iter().filter(|b| b["status"] == "unexpected").count();
     let mut seen = BTreeSet::new();
     let diagnostics: Vec<Value> = list("diagnostics").into_iter().filter(|d| seen.insert(d.to_string())).collect();
     let passed = witnesses.iter().filter(|w| w["status"] == "pass").count();
     let failed = witnesses.len() - passed;
     let dissolved = frontiers.iter().filter(|f| f["status"] == "dissolved").count();
-    let stopped = docs.iter().any(|d| d["exit_code"] == 2);
-    let code = if stopped {
+    // A shard that exits 2 for its broken facts alone ran its witnesses.
+    let stopped = docs.iter().any(|d| d["exit_code"] == 2 && d["summary"]["broken"].as_u64().unwrap_or(0) == 0);
+    let code = if stopped || unexpected > 0 {
         2
     } else if failed > 0 || dissolved > 0 {
         1
@@ -146,9 +169,16 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
         "version": 1,
         "tool": tool,
         "exit_code": code,
-        "summary": { "total": witnesses.len(), "passed": passed, "failed": failed, "dissolved": dissolved },
+        "summary": {
+            "total": witnesses.len(),
+            "passed": passed,
+            "failed": failed,
+            "dissolved": dissolved,
+            "broken": unexpected,
+        },
         "witnesses": witnesses,
         "frontiers": frontiers,
+        "broken": broken,
         "diagnostics": diagnostics,
     });
     if let Some(mut run) = identity {
@@ -186,6 +216,19 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
     }
     if dissolved > 0 {
         summary.push_str(&format!(", {dissolved} DISSOLVED"));
+    }
+    for b in doc["broken"].as_array().into_iter().flatten().filter(|b| b["status"] == "unexpected") {
+        out.push_str(&format!(
+            "BROKEN {} [{}] {} ({}:{})\n",
+            terminal(b["name"].as_str().unwrap_or("?")),
+            terminal(b["code"].as_str().unwrap_or("")),
+            terminal(b["message"].as_str().unwrap_or("")),
+            terminal(b["file"].as_str().unwrap_or("?")),
+            b["line"]
+        ));
+    }
+    if unexpected > 0 {
+        summary.push_str(&format!(", {unexpected} BROKEN"));
     }
     out.push_str(&format!("\n{summary}\n"));
     Output { stdout: out, stderr: String::new(), code }

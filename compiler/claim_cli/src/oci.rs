@@ -9,13 +9,13 @@
 //! unverified becomes a value.
 
 use crate::beneath::{is_outside, Beneath};
-use sha2::Digest;
 use claim_diagnostics::Diagnostic;
 use claim_eval::json::{self, Json, J};
 use claim_eval::value::{hex, parse_hex, RecordVal};
-use claim_eval::{Types, Value, WorldCall, V};
+use claim_eval::{Types, Value, WorldCall, WorldCode, WorldError, WorldResult, V};
 use claim_sema::ty::{Ty, TypeDef};
 use claim_syntax::token::DigestKind;
+use sha2::Digest;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -80,47 +80,56 @@ fn text<'j>(j: Option<&'j Json<'_>>) -> Option<&'j str> {
 }
 
 impl Layout<'_> {
-    fn malformed(&self, what: String) -> Vec<Diagnostic> {
-        vec![Diagnostic::error("E0309", format!("`{}` is not a usable OCI image layout: {what}", self.call.path))
-            .at_loc(self.call.call, "reads this layout")]
+    fn malformed(&self, what: String) -> WorldError {
+        self.refused(WorldCode::NotAnImage, what)
     }
 
-    fn blob_error(&self, what: &str, d: &Descriptor, detail: String) -> Vec<Diagnostic> {
-        vec![Diagnostic::error("E0310", format!("{what} blob `sha256:{}` of `{}` {detail}", d.hex, self.call.path))
-            .at_loc(self.call.call, "reads this layout")
-            .with_note(format!(
-                "the blob is `blobs/sha256/{}`; a blob must match the digest and size its descriptor gives",
-                d.hex
-            ))]
+    /// `E0309` with another code than `NotAnImage` (`RefUnknown`, …).
+    fn refused(&self, code: WorldCode, what: String) -> WorldError {
+        let d = Diagnostic::error("E0309", format!("`{}` is not a usable OCI image layout: {what}", self.call.path))
+            .at_loc(self.call.call, "reads this layout");
+        WorldError::new(code, d)
+    }
+
+    /// `E0310`: a blob that is missing (`BlobMissing`), unreadable, or not
+    /// what its descriptor says (`BlobMismatch`).
+    fn blob_error(&self, code: WorldCode, what: &str, d: &Descriptor, detail: String) -> WorldError {
+        let diagnostic =
+            Diagnostic::error("E0310", format!("{what} blob `sha256:{}` of `{}` {detail}", d.hex, self.call.path))
+                .at_loc(self.call.call, "reads this layout")
+                .with_note(format!(
+                    "the blob is `blobs/sha256/{}`; a blob must match the digest and size its descriptor gives",
+                    d.hex
+                ));
+        WorldError::new(code, diagnostic)
     }
 
     /// Opens a file of the layout, which must be a regular file; `Err`
-    /// says what is wrong with it (`is missing`, …).
-    fn open(&self, rel: &str) -> Result<crate::beneath::Opened, String> {
+    /// says what is wrong with it (`is missing`, …), and which refusal a
+    /// blob that is so refuses with.
+    fn open(&self, rel: &str) -> Result<crate::beneath::Opened, (WorldCode, String)> {
         let opened = self.beneath.open(&self.dir.join(rel)).map_err(|e| {
             if is_outside(&e) {
-                "leads out of the project root through a symlink".to_string()
+                (WorldCode::OutsideProject, "leads out of the project root through a symlink".to_string())
             } else if e.kind() == std::io::ErrorKind::NotFound {
-                "is missing".to_string()
+                (WorldCode::BlobMissing, "is missing".to_string())
             } else {
-                format!("cannot be read: {e}")
+                (WorldCode::FileUnreadable, format!("cannot be read: {e}"))
             }
         })?;
         if !opened.meta.is_file() {
-            return Err("is not a regular file".into());
+            return Err((WorldCode::FileUnreadable, "is not a regular file".into()));
         }
         Ok(opened)
     }
 
-    fn read_json_file(&self, name: &str) -> Result<Json<'static>, Vec<Diagnostic>> {
-        let mut opened = self.open(name).map_err(|e| self.malformed(format!("`{name}` {e}")))?;
+    fn read_json_file(&self, name: &str) -> WorldResult<Json<'static>> {
+        let mut opened = self.open(name).map_err(|(_, e)| self.malformed(format!("`{name}` {e}")))?;
         let bytes = crate::world::read_sized(&mut opened.file, opened.meta.len(), self.limits.max_json_bytes)
             .map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
         if bytes.len() as u64 > self.limits.max_json_bytes {
-            return Err(self.malformed(format!(
-                "`{name}` is larger than the load limit of {} bytes",
-                self.limits.max_json_bytes
-            )));
+            return Err(self
+                .malformed(format!("`{name}` is larger than the load limit of {} bytes", self.limits.max_json_bytes)));
         }
         let text = String::from_utf8(bytes).map_err(|_| self.malformed(format!("`{name}` is not UTF-8")))?;
         json::parse(&text)
@@ -128,7 +137,7 @@ impl Layout<'_> {
             .map_err(|e| self.malformed(format!("`{name}` is not valid JSON: {} at byte {}", e.message, e.span.start)))
     }
 
-    fn descriptor(&self, j: &Json<'_>, what: &str) -> Result<Descriptor, Vec<Diagnostic>> {
+    fn descriptor(&self, j: &Json<'_>, what: &str) -> WorldResult<Descriptor> {
         let digest =
             text(field(j, "digest")).ok_or_else(|| self.malformed(format!("the {what} descriptor has no `digest`")))?;
         let hex = digest.strip_prefix("sha256:").filter(|h| parse_hex(h, 32).is_some()).ok_or_else(|| {
@@ -144,11 +153,12 @@ impl Layout<'_> {
 
     /// A blob's bytes, read once and checked against its descriptor's size
     /// and digest: what is hashed is what is parsed.
-    fn read_blob(&self, what: &str, d: &Descriptor) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    fn read_blob(&self, what: &str, d: &Descriptor) -> WorldResult<Vec<u8>> {
         let rel = format!("blobs/sha256/{}", d.hex);
-        let mut opened = self.open(&rel).map_err(|e| self.blob_error(what, d, e))?;
+        let mut opened = self.open(&rel).map_err(|(code, e)| self.blob_error(code, what, d, e))?;
         if opened.meta.len() != d.size {
             return Err(self.blob_error(
+                WorldCode::BlobMismatch,
                 what,
                 d,
                 format!("has {} bytes, its descriptor says {}", opened.meta.len(), d.size),
@@ -156,16 +166,18 @@ impl Layout<'_> {
         }
         if d.size > self.limits.max_json_bytes {
             return Err(self.blob_error(
+                WorldCode::FileTooLarge,
                 what,
                 d,
                 format!("is larger than the load limit of {} bytes", self.limits.max_json_bytes),
             ));
         }
         let bytes = crate::world::read_sized(&mut opened.file, d.size, self.limits.max_json_bytes)
-            .map_err(|e| self.blob_error(what, d, format!("cannot be read: {e}")))?;
+            .map_err(|e| self.blob_error(WorldCode::FileUnreadable, what, d, format!("cannot be read: {e}")))?;
         let actual: [u8; 32] = sha2::Sha256::digest(&bytes).into();
         if bytes.len() as u64 != d.size || hex(&actual) != d.hex {
             return Err(self.blob_error(
+                WorldCode::BlobMismatch,
                 what,
                 d,
                 format!("does not match its digest: its bytes hash to `sha256:{}`", hex(&actual)),
@@ -174,7 +186,7 @@ impl Layout<'_> {
         Ok(bytes)
     }
 
-    fn parse_blob(&self, what: &str, d: &Descriptor) -> Result<Json<'static>, Vec<Diagnostic>> {
+    fn parse_blob(&self, what: &str, d: &Descriptor) -> WorldResult<Json<'static>> {
         let bytes = self.read_blob(what, d)?;
         let text = String::from_utf8(bytes).map_err(|_| self.malformed(format!("the {what} is not UTF-8")))?;
         json::parse(&text)
@@ -191,7 +203,7 @@ pub fn read_image(
     types: &Types,
     limits: &LayoutLimits,
     beneath: &Beneath,
-) -> Result<Value, Vec<Diagnostic>> {
+) -> WorldResult<Value> {
     let l = Layout { dir, call, limits, beneath };
     let marker = l.read_json_file("oci-layout")?;
     match text(field(&marker, "imageLayoutVersion")) {
@@ -219,9 +231,8 @@ pub fn read_image(
                 .iter()
                 .filter_map(|m| text(field(m, "annotations").and_then(|a| field(a, REF_NAME))))
                 .collect();
-            let mut d = l.malformed(format!("no image is tagged `{reference}`"));
-            if let Some(first) = d.first_mut() {
-                first.code = "E0309";
+            let mut d = l.refused(WorldCode::RefUnknown, format!("no image is tagged `{reference}`"));
+            if let Some(first) = d.diagnostics.first_mut() {
                 first.notes.push(if known.is_empty() {
                     "the layout tags no image".to_string()
                 } else {
@@ -238,13 +249,19 @@ pub fn read_image(
     };
     let manifest_desc = l.descriptor(chosen, "manifest")?;
     if manifest_desc.media_type.as_deref().is_some_and(|t| INDEX_TYPES.contains(&t)) {
-        return Err(l.malformed(format!("`{reference}` names an image index, not one image manifest")));
+        return Err(l.refused(
+            WorldCode::PlatformRequired,
+            format!("`{reference}` names an image index, not one image manifest"),
+        ));
     }
     let manifest = l.parse_blob("manifest", &manifest_desc)?;
     l.schema_version(&manifest, "the manifest")?;
     match text(field(&manifest, "mediaType")) {
         Some(t) if INDEX_TYPES.contains(&t) => {
-            return Err(l.malformed(format!("`{reference}` names an image index, not one image manifest")))
+            return Err(l.refused(
+                WorldCode::PlatformRequired,
+                format!("`{reference}` names an image index, not one image manifest"),
+            ))
         }
         Some(t) if !MANIFEST_TYPES.contains(&t) => {
             return Err(l.malformed(format!("the manifest's media type `{t}` is not an image manifest's")))
@@ -278,8 +295,11 @@ pub fn read_image(
     let Some(J::Array(ls)) = field(&manifest, "layers").map(|x| &x.kind) else {
         return Err(l.malformed("the manifest has no `layers` array".into()));
     };
-    let layers =
-        ls.iter().enumerate().map(|(i, layer)| l.descriptor(layer, &format!("layer {i}"))).collect::<Result<Vec<_>, _>>()?;
+    let layers = ls
+        .iter()
+        .enumerate()
+        .map(|(i, layer)| l.descriptor(layer, &format!("layer {i}")))
+        .collect::<Result<Vec<_>, _>>()?;
     let diff_ids = l.diff_ids(&config)?;
     let platform = l.platform(&config)?;
     l.verify_layers(&layers, &diff_ids)?;
@@ -314,7 +334,7 @@ pub fn read_image(
 impl Layout<'_> {
     /// `schemaVersion` 2, the only version of an OCI index or manifest
     /// (a Docker v2 schema 1 manifest names no config).
-    fn schema_version(&self, j: &Json<'_>, what: &str) -> Result<(), Vec<Diagnostic>> {
+    fn schema_version(&self, j: &Json<'_>, what: &str) -> WorldResult<()> {
         match field(j, "schemaVersion").map(|v| &v.kind) {
             Some(J::Number(n)) if n == "2" => Ok(()),
             Some(J::Number(n)) => Err(self.malformed(format!("{what} has `schemaVersion` {n}; an image has 2"))),
@@ -323,7 +343,7 @@ impl Layout<'_> {
     }
 
     /// The config's `rootfs.diff_ids`: the digests of the layers' content.
-    fn diff_ids(&self, config: &Json<'_>) -> Result<Vec<[u8; 32]>, Vec<Diagnostic>> {
+    fn diff_ids(&self, config: &Json<'_>) -> WorldResult<Vec<[u8; 32]>> {
         let rootfs = field(config, "rootfs").ok_or_else(|| self.malformed("the config has no `rootfs`".into()))?;
         if text(field(rootfs, "type")) != Some("layers") {
             return Err(self.malformed("the config's `rootfs.type` is not `layers`".into()));
@@ -346,7 +366,7 @@ impl Layout<'_> {
     }
 
     /// `os/architecture`, or `os/architecture/variant`, from the config.
-    fn platform(&self, config: &Json<'_>) -> Result<String, Vec<Diagnostic>> {
+    fn platform(&self, config: &Json<'_>) -> WorldResult<String> {
         let part = |key: &str| text(field(config, key)).filter(|t| !t.is_empty() && !t.contains('/'));
         let (Some(os), Some(arch)) = (part("os"), part("architecture")) else {
             return Err(self.malformed("the config does not name its platform (`os` and `architecture`)".into()));
@@ -361,9 +381,9 @@ impl Layout<'_> {
     /// the diff id at its place; on the configured threads, with the first
     /// layer that fails (in the manifest's order) reported whatever the
     /// threads did first.
-    fn verify_layers(&self, layers: &[Descriptor], diff_ids: &[[u8; 32]]) -> Result<(), Vec<Diagnostic>> {
+    fn verify_layers(&self, layers: &[Descriptor], diff_ids: &[[u8; 32]]) -> WorldResult<()> {
         if layers.len() != diff_ids.len() {
-            return Err(vec![Diagnostic::error(
+            let d = Diagnostic::error(
                 "E0311",
                 format!(
                     "the image in `{}` has {} layer{} but its config names {} diff id{}",
@@ -375,24 +395,25 @@ impl Layout<'_> {
                 ),
             )
             .at_loc(self.call.call, "reads this layout")
-            .with_note("a config's `rootfs.diff_ids` names the content of each layer, one for one")
-            .with_note("std.world code: `LayerContentMismatch`")]);
+            .with_note("a config's `rootfs.diff_ids` names the content of each layer, one for one");
+            return Err(WorldError::new(WorldCode::LayerContentMismatch, d));
         }
         let mut media = Vec::with_capacity(layers.len());
         for (i, d) in layers.iter().enumerate() {
             let media_type = d.media_type.as_deref().unwrap_or("");
             let Some(c) = crate::layer::compression_of(media_type) else {
-                return Err(vec![Diagnostic::error(
+                let d = Diagnostic::error(
                     "E0312",
                     format!("layer {i} of `{}` has the media type `{media_type}`, which is not a layer Claim can read", self.call.path),
                 )
                 .at_loc(self.call.call, "reads this layout")
-                .with_note("a layer is an uncompressed, gzip or zstd tar (`application/vnd.oci.image.layer.v1.tar`, `+gzip`, `+zstd`, or Docker's `rootfs.diff.tar.gzip`)")
-                .with_note("std.world code: `MediaTypeUnsupported`")]);
+                .with_note("a layer is an uncompressed, gzip or zstd tar (`application/vnd.oci.image.layer.v1.tar`, `+gzip`, `+zstd`, or Docker's `rootfs.diff.tar.gzip`)");
+                return Err(WorldError::new(WorldCode::MediaTypeUnsupported, d));
             };
             media.push((i, c));
         }
-        let results = crate::par::map(&media, self.limits.jobs, |&(i, c)| self.verify_layer(i, &layers[i], c, &diff_ids[i]));
+        let results =
+            crate::par::map(&media, self.limits.jobs, |&(i, c)| self.verify_layer(i, &layers[i], c, &diff_ids[i]));
         results.into_iter().collect()
     }
 
@@ -402,20 +423,22 @@ impl Layout<'_> {
         d: &Descriptor,
         compression: crate::layer::Compression,
         diff_id: &[u8; 32],
-    ) -> Result<(), Vec<Diagnostic>> {
+    ) -> WorldResult<()> {
         use crate::layer::ContentError;
         let what = format!("layer {i}");
         let crate::beneath::Opened { file, meta } =
-            self.open(&format!("blobs/sha256/{}", d.hex)).map_err(|e| self.blob_error(&what, d, e))?;
+            self.open(&format!("blobs/sha256/{}", d.hex)).map_err(|(code, e)| self.blob_error(code, &what, d, e))?;
         if meta.len() != d.size {
-            return Err(self.blob_error(&what, d, format!("has {} bytes, its descriptor says {}", meta.len(), d.size)));
+            let detail = format!("has {} bytes, its descriptor says {}", meta.len(), d.size);
+            return Err(self.blob_error(WorldCode::BlobMismatch, &what, d, detail));
         }
         // The blob is read once: what is hashed is what is decompressed.
         let digests = crate::layer::digest_layer(file, compression, self.limits.max_layer_bytes)
-            .map_err(|e| self.blob_error(&what, d, format!("cannot be read: {e}")))?;
+            .map_err(|e| self.blob_error(WorldCode::FileUnreadable, &what, d, format!("cannot be read: {e}")))?;
         // A blob that is not its descriptor's is that error first.
         if hex(&digests.blob) != d.hex || digests.blob_len != d.size {
             return Err(self.blob_error(
+                WorldCode::BlobMismatch,
                 &what,
                 d,
                 format!("does not match its digest: its bytes hash to `sha256:{}`", hex(&digests.blob)),
@@ -423,26 +446,25 @@ impl Layout<'_> {
         }
         match digests.content {
             Ok(content) if content == *diff_id => Ok(()),
-            Ok(content) => Err(self.content_error(
-                i,
-                d,
-                diff_id,
-                &format!("its content hashes to `sha256:{}`", hex(&content)),
-            )),
+            Ok(content) => {
+                Err(self.content_error(i, d, diff_id, &format!("its content hashes to `sha256:{}`", hex(&content))))
+            }
             Err(ContentError::Decode(why)) => Err(self.content_error(i, d, diff_id, &why)),
-            Err(ContentError::TooLarge { limit }) => Err(vec![Diagnostic::error(
-                "E0313",
-                format!("layer {i} of `{}` decompresses to more than {limit} bytes", self.call.path),
-            )
-            .at_loc(self.call.call, "reads this layout")
-            .with_note(format!("the blob is `blobs/sha256/{}`", d.hex))
-            .with_help("raise the limit with `--max-layer-bytes` where a layer this large is expected")
-            .with_note("std.world code: `FileTooLarge`")]),
+            Err(ContentError::TooLarge { limit }) => Err(WorldError::new(
+                WorldCode::FileTooLarge,
+                Diagnostic::error(
+                    "E0313",
+                    format!("layer {i} of `{}` decompresses to more than {limit} bytes", self.call.path),
+                )
+                .at_loc(self.call.call, "reads this layout")
+                .with_note(format!("the blob is `blobs/sha256/{}`", d.hex))
+                .with_help("raise the limit with `--max-layer-bytes` where a layer this large is expected"),
+            )),
         }
     }
 
-    fn content_error(&self, i: usize, d: &Descriptor, diff_id: &[u8; 32], why: &str) -> Vec<Diagnostic> {
-        vec![Diagnostic::error(
+    fn content_error(&self, i: usize, d: &Descriptor, diff_id: &[u8; 32], why: &str) -> WorldError {
+        let diagnostic = Diagnostic::error(
             "E0311",
             format!("layer {i} of `{}` is not the content its config names: {why}", self.call.path),
         )
@@ -452,7 +474,7 @@ impl Layout<'_> {
             d.hex,
             hex(diff_id)
         ))
-        .with_note("a config digest names an image's content only through its diff ids: an image whose layers are other bytes is not that image")
-        .with_note("std.world code: `LayerContentMismatch`")]
+        .with_note("a config digest names an image's content only through its diff ids: an image whose layers are other bytes is not that image");
+        WorldError::new(WorldCode::LayerContentMismatch, diagnostic)
     }
 }

@@ -462,10 +462,9 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
             let why = found.unreadable.get(module).cloned().unwrap_or_else(|| {
                 format!("`{}`: it does not exist (a symlink to nothing?)", display_name_in(path, cwd))
             });
-            found.errors.push(
-                Diagnostic::error("E0106", format!("cannot read the `.claim` file {why}"))
-                    .with_note("every `.claim` file an entry selects is read, or the run fails: its witnesses would go unrun"),
-            );
+            found.errors.push(Diagnostic::error("E0106", format!("cannot read the `.claim` file {why}")).with_note(
+                "every `.claim` file an entry selects is read, or the run fails: its witnesses would go unrun",
+            ));
         }
     }
     let files: Vec<SourceFile> = read.values().copied().collect();

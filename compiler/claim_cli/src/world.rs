@@ -5,7 +5,7 @@
 use crate::project::Kind;
 use claim_diagnostics::{Diagnostic, NewFile, Sources};
 use claim_eval::json;
-use claim_eval::{Types, Value, World, WorldCall};
+use claim_eval::{Types, Value, World, WorldCall, WorldCode, WorldError, WorldResult};
 use claim_sema::ty::Ty;
 use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Span};
@@ -26,7 +26,7 @@ const UNSIZED_READ: u64 = 16 * 1024 - 1;
 /// run. Paths are keys by their bytes: a `Path` hashes component by
 /// component, a hundred times per read in all, and canonical paths (the
 /// folders' keys are built alike too) are equal exactly when their bytes are.
-type Cache<T> = Mutex<HashMap<OsString, Result<T, Vec<Diagnostic>>>>;
+type Cache<T> = Mutex<HashMap<OsString, WorldResult<T>>>;
 
 /// A receipt read ahead: where its path led, and its text's id in the sources.
 type ReadAhead = (Target, FileId);
@@ -154,14 +154,13 @@ impl FsWorld {
 
     /// A digest of a file's bytes (`file_sha256`, `file_sha512`), streamed,
     /// once a run for each file and kind.
-    fn file_digest<H: sha2::Digest>(&self, call: &WorldCall<'_>, kind: DigestKind) -> Result<Arc<[u8]>, Vec<Diagnostic>> {
+    fn file_digest<H: sha2::Digest>(&self, call: &WorldCall<'_>, kind: DigestKind) -> WorldResult<Arc<[u8]>> {
         let target = self.resolve(call)?;
         let path = &target.path;
         let cache = if kind == DigestKind::Sha512 { &self.hash512_cache } else { &self.hash_cache };
         Self::cached(cache, path, || {
             let p = call.path;
-            let cannot_read =
-                |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
+            let cannot_read = |e: std::io::Error| Self::io_err(call, format!("cannot read `{p}`: {e}"), &e);
             let file = self.open(path).map_err(cannot_read)?;
             // A file its folder's listing calls a regular file is hashed
             // without asking what it is first (a system call for each of
@@ -169,18 +168,25 @@ impl FsWorld {
             // asked, and so is an empty one: a name listed as a file may
             // since have become a FIFO or a socket, which reads as empty.
             let listed_file = target.kind == Some(Kind::File);
-            let what = |file: &std::fs::File| -> Result<(), Vec<Diagnostic>> {
+            let what = |file: &std::fs::File| -> WorldResult<()> {
                 let meta = file.metadata().map_err(cannot_read)?;
                 if meta.is_dir() {
                     return Err(Self::err(
                         call,
+                        WorldCode::FileUnreadable,
                         "E0302",
                         format!("cannot hash `{p}`: it is a directory"),
                         "a directory; use `git_tree` for a tree",
                     ));
                 }
                 if !meta.is_file() {
-                    return Err(Self::err(call, "E0302", format!("cannot hash `{p}`: not a file"), "not a file"));
+                    return Err(Self::err(
+                        call,
+                        WorldCode::FileUnreadable,
+                        "E0302",
+                        format!("cannot hash `{p}`: not a file"),
+                        "not a file",
+                    ));
                 }
                 Ok(())
             };
@@ -214,9 +220,9 @@ impl FsWorld {
 
     /// The root, held open, that every read is resolved beneath.
     pub(crate) fn beneath(&self) -> std::io::Result<&crate::beneath::Beneath> {
-        self.beneath.as_ref().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::NotFound, "the project root cannot be opened")
-        })
+        self.beneath
+            .as_ref()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "the project root cannot be opened"))
     }
 
     /// Takes the folders the search for `.claim` files listed (by their
@@ -231,14 +237,20 @@ impl FsWorld {
         self.sources.lock().ok()?.shared_text(file)
     }
 
-    fn err(call: &WorldCall<'_>, code: &'static str, message: String, label: &str) -> Vec<Diagnostic> {
-        vec![Diagnostic::error(code, message).at_loc(call.call, label)]
+    fn err(call: &WorldCall<'_>, refusal: WorldCode, code: &'static str, message: String, label: &str) -> WorldError {
+        WorldError::new(refusal, Diagnostic::error(code, message).at_loc(call.call, label))
+    }
+
+    /// `E0302` for an IO error reading what `call` names: missing, or
+    /// there and unreadable.
+    fn io_err(call: &WorldCall<'_>, message: String, e: &std::io::Error) -> WorldError {
+        Self::err(call, WorldCode::of_io(e), "E0302", message, "cannot be read")
     }
 
     /// Resolves a path as §6 says, and checks that it stays in the root.
     /// Resolves a read's path, taking it from `resolve_and_keep` where
     /// that resolved it just before.
-    pub fn resolve(&self, call: &WorldCall<'_>) -> Result<Target, Vec<Diagnostic>> {
+    pub fn resolve(&self, call: &WorldCall<'_>) -> WorldResult<Target> {
         // Failures are not kept: they are rare, and each diagnostic points
         // at its own call.
         if let Some(hit) = self.resolved.lock().ok().and_then(|mut c| c.get_mut(&call.from)?.remove(call.path)) {
@@ -249,7 +261,7 @@ impl FsWorld {
 
     /// Resolves a read's path for a caller that will perform the read
     /// next (whose own `resolve` then takes it instead of resolving again).
-    pub fn resolve_and_keep(&self, call: &WorldCall<'_>) -> Result<Target, Vec<Diagnostic>> {
+    pub fn resolve_and_keep(&self, call: &WorldCall<'_>) -> WorldResult<Target> {
         let r = self.resolve(call);
         if let (Ok(target), Ok(mut c)) = (&r, self.resolved.lock()) {
             c.entry(call.from).or_default().insert(call.path.to_string(), target.clone());
@@ -257,17 +269,18 @@ impl FsWorld {
         r
     }
 
-    fn resolve_uncached(&self, call: &WorldCall<'_>) -> Result<Target, Vec<Diagnostic>> {
+    fn resolve_uncached(&self, call: &WorldCall<'_>) -> WorldResult<Target> {
         let p = call.path;
         if p.is_empty() {
-            return Err(Self::err(call, "E0302", "empty path".into(), "names no file"));
+            return Err(Self::err(call, WorldCode::FileMissing, "E0302", "empty path".into(), "names no file"));
         }
         let (base, rel) = if let Some(rest) = p.strip_prefix("//") {
             (self.root.clone(), rest)
         } else if Path::new(p).is_absolute() || p.starts_with('/') || p.starts_with('\\') {
-            return Err(vec![Diagnostic::error("E0304", format!("absolute path `{p}`"))
+            let d = Diagnostic::error("E0304", format!("absolute path `{p}`"))
                 .at_loc(call.call, "paths must be relative")
-                .with_help("write it relative to this file, or to the project root with `//`")]);
+                .with_help("write it relative to this file, or to the project root with `//`");
+            return Err(WorldError::new(WorldCode::OutsideProject, d));
         } else {
             let (base, below_root) = self.dirs.get(&call.from).map_or((&self.root, true), |(d, b)| (d, *b));
             // The common case, a plain path below a folder of the project
@@ -289,16 +302,20 @@ impl FsWorld {
                 Component::CurDir => {}
                 Component::ParentDir => {
                     if parts.pop().is_none() {
-                        return Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root"))
+                        let d = Diagnostic::error("E0303", format!("path `{p}` leaves the project root"))
                             .at_loc(call.call, "climbs out of the project root")
-                            .with_note(format!(
-                                "the project root is `{}`",
-                                crate::project::display_name(&self.root)
-                            ))]);
+                            .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)));
+                        return Err(WorldError::new(WorldCode::OutsideProject, d));
                     }
                 }
                 _ => {
-                    return Err(Self::err(call, "E0304", format!("absolute path `{p}`"), "paths must be relative"));
+                    return Err(Self::err(
+                        call,
+                        WorldCode::OutsideProject,
+                        "E0304",
+                        format!("absolute path `{p}`"),
+                        "paths must be relative",
+                    ));
                 }
             }
         }
@@ -321,14 +338,15 @@ impl FsWorld {
 
     /// The canonical form of a normalised path below the root, refused
     /// where a symlink takes it out of the root or it does not exist.
-    fn canonical_or_error(&self, call: &WorldCall<'_>, full: &Path) -> Result<Target, Vec<Diagnostic>> {
+    fn canonical_or_error(&self, call: &WorldCall<'_>, full: &Path) -> WorldResult<Target> {
         let p = call.path;
         match self.canonical(full) {
             Ok((path, kind, folder)) if within(&path, &self.real_root) => Ok(Target { path, kind, folder }),
             Ok((real, ..)) => {
-                Err(vec![Diagnostic::error("E0303", format!("path `{p}` leaves the project root through a symlink"))
+                let d = Diagnostic::error("E0303", format!("path `{p}` leaves the project root through a symlink"))
                     .at_loc(call.call, format!("resolves to `{}`", real.display()))
-                    .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)))])
+                    .with_note(format!("the project root is `{}`", crate::project::display_name(&self.root)));
+                Err(WorldError::new(WorldCode::OutsideProject, d))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 let names_in = |dir: &Path| {
@@ -338,21 +356,22 @@ impl FsWorld {
                     .at_loc(call.call, "names a file that does not exist");
                 // Where the path is written as a literal, the suggestion is
                 // a fix of its letters; else (a path built by `++`) help only.
-                Err(vec![match (crate::path_hint::did_you_mean_path(p, full, names_in), call.literal) {
+                let d = match (crate::path_hint::did_you_mean_path(p, full, names_in), call.literal) {
                     (Some(close), Some(letters)) if !close.contains(['"', '\\', '{', '}']) => {
                         d.with_suggestion_at(letters, close)
                     }
                     (Some(close), _) => d.with_help(format!("did you mean `{close}`?")),
                     (None, _) => d,
-                }])
+                };
+                Err(WorldError::new(WorldCode::FileMissing, d))
             }
-            Err(e) => Err(Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read")),
+            Err(e) => Err(Self::io_err(call, format!("cannot read `{p}`: {e}"), &e)),
         }
     }
 
     /// A JSON file's text, with its id in the sources (which keep it): read
     /// once, then taken from the sources while the file is not forgotten.
-    fn receipt_text(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
+    fn receipt_text(&self, call: &WorldCall<'_>, target: &Target) -> WorldResult<(Arc<str>, FileId)> {
         if let Some(fid) = self.json_read(target) {
             if let Some(text) = self.sources.lock().ok().and_then(|s| s.shared_text(fid)) {
                 return Ok((text, fid));
@@ -435,10 +454,10 @@ impl FsWorld {
     }
 
     /// A JSON file's text, read and added to the sources, and its id there.
-    fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> Result<(Arc<str>, FileId), Vec<Diagnostic>> {
+    fn read_json(&self, call: &WorldCall<'_>, target: &Target) -> WorldResult<(Arc<str>, FileId)> {
         // A read that may wait always gives its bytes; never an empty text.
         let Some(bytes) = self.read_bytes(call, target, false)? else {
-            return Err(Self::err(call, "E0999", "internal error: a read gave up".into(), "here"));
+            return Err(WorldError::internal("a read gave up", call.call));
         };
         let path = &target.path;
         // Validated once; the lossy copy (for showing the file) only where
@@ -450,32 +469,28 @@ impl FsWorld {
         let file = NewFile::new(self.name_of(path), text.clone());
         let fid = match self.sources.lock() {
             Ok(mut s) => s.add_new(file),
-            Err(_) => return Err(Self::err(call, "E0999", "internal error: sources lock".into(), "here")),
+            Err(_) => return Err(WorldError::internal("sources lock", call.call)),
         };
         if let Some((at, in_file)) = invalid_at {
-            return Err(vec![Diagnostic::error("E0305", format!("`{}` is not valid UTF-8 JSON", call.path))
+            let d = Diagnostic::error("E0305", format!("`{}` is not valid UTF-8 JSON", call.path))
                 .at(fid, Span::new(at, at + 1), format!("invalid byte at offset {in_file}"))
-                .with_secondary(call.call, "loaded here")]);
+                .with_secondary(call.call, "loaded here");
+            return Err(WorldError::new(WorldCode::NotJson, d));
         }
         Ok((text, fid))
     }
 
     /// The bytes of the file a load reads, within the load limit; with
     /// `give_up`, `None` where its first bytes are not in memory.
-    fn read_bytes(
-        &self,
-        call: &WorldCall<'_>,
-        target: &Target,
-        give_up: bool,
-    ) -> Result<Option<Vec<u8>>, Vec<Diagnostic>> {
+    fn read_bytes(&self, call: &WorldCall<'_>, target: &Target, give_up: bool) -> WorldResult<Option<Vec<u8>>> {
         let (p, path) = (call.path, &target.path);
-        let cannot_read =
-            |e: std::io::Error| Self::err(call, "E0302", format!("cannot read `{p}`: {e}"), "cannot be read");
+        let cannot_read = |e: std::io::Error| Self::io_err(call, format!("cannot read `{p}`: {e}"), &e);
         let mut file = self.open(path).map_err(cannot_read)?;
         let too_large = |size: String| {
-            vec![Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
+            let d = Diagnostic::error("E0307", format!("`{p}` is larger than the load limit"))
                 .at_loc(call.call, format!("{size}; the limit is {}", self.max_load_bytes))
-                .with_help("raise the limit with `--max-load-bytes`")]
+                .with_help("raise the limit with `--max-load-bytes`");
+            WorldError::new(WorldCode::FileTooLarge, d)
         };
         // A file its folder's listing calls a regular file is read without
         // asking its size first (a system call for each of thousands of
@@ -486,7 +501,13 @@ impl FsWorld {
         } else {
             let meta = file.metadata().map_err(cannot_read)?;
             if !meta.is_file() {
-                return Err(Self::err(call, "E0302", format!("cannot load `{p}`: not a file"), "not a file"));
+                return Err(Self::err(
+                    call,
+                    WorldCode::FileUnreadable,
+                    "E0302",
+                    format!("cannot load `{p}`: not a file"),
+                    "not a file",
+                ));
             }
             if meta.len() > self.max_load_bytes {
                 return Err(too_large(format!("{} bytes", meta.len())));
@@ -619,11 +640,7 @@ impl FsWorld {
         }
     }
 
-    fn cached<T: Clone>(
-        cache: &Cache<T>,
-        path: &Path,
-        f: impl FnOnce() -> Result<T, Vec<Diagnostic>>,
-    ) -> Result<T, Vec<Diagnostic>> {
+    fn cached<T: Clone>(cache: &Cache<T>, path: &Path, f: impl FnOnce() -> WorldResult<T>) -> WorldResult<T> {
         if let Some(hit) = cache.lock().ok().and_then(|c| c.get(path.as_os_str()).cloned()) {
             return hit;
         }
@@ -706,7 +723,7 @@ fn digest_of<H: sha2::Digest>(f: &std::fs::File) -> std::io::Result<(Vec<u8>, bo
 }
 
 impl World for FsWorld {
-    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
+    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> WorldResult<Value> {
         let (target, text, fid) = match self.read_before(call) {
             Some(read) => read,
             None => {
@@ -718,72 +735,71 @@ impl World for FsWorld {
         // One parser, one decoder: every error is found and reported with
         // its place.
         let doc = json::parse(&text).map_err(|e| {
-            vec![Diagnostic::error("E0305", format!("`{}` is not valid JSON: {}", call.path, e.message))
+            let d = Diagnostic::error("E0305", format!("`{}` is not valid JSON: {}", call.path, e.message))
                 .at(fid, e.span, e.message.clone())
-                .with_secondary(call.call, "loaded here")]
+                .with_secondary(call.call, "loaded here");
+            WorldError::new(WorldCode::NotJson, d)
         })?;
         self.keep_json(&target, fid);
-        json::decode(&doc, ty, types, fid, call.call)
+        json::decode(&doc, ty, types, fid, call.call).map_err(|d| WorldError::many(WorldCode::JsonShape, d))
     }
 
-    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
+    fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]> {
         let d = self.file_digest::<Sha256>(call, DigestKind::Sha256)?;
         let mut out = [0u8; 32];
         out.copy_from_slice(&d);
         Ok(out)
     }
 
-    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>> {
+    fn file_sha512(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 64]> {
         let d = self.file_digest::<sha2::Sha512>(call, DigestKind::Sha512)?;
         let mut out = [0u8; 64];
         out.copy_from_slice(&d);
         Ok(out)
     }
 
-    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
+    fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]> {
         let path = self.resolve(call)?.path;
         Self::cached(&self.tree_cache, &path, || {
             if !path.is_dir() {
                 return Err(Self::err(
                     call,
+                    WorldCode::FileUnreadable,
                     "E0308",
                     format!("`{}` is not a directory", call.path),
                     "`git_tree` needs a directory",
                 ));
             }
-            let beneath = self.beneath().map_err(|e| {
-                Self::err(call, "E0302", format!("cannot read the tree `{}`: {e}", call.path), "cannot be read")
-            })?;
+            let beneath = self
+                .beneath()
+                .map_err(|e| Self::io_err(call, format!("cannot read the tree `{}`: {e}", call.path), &e))?;
             crate::gittree::tree_id(beneath, &path).map_err(|e| match e.kind() {
-                std::io::ErrorKind::Unsupported => vec![Diagnostic::error(
-                    "E0314",
-                    format!("`git_tree` cannot give the tree id git gives for `{}`", call.path),
-                )
-                .at_loc(call.call, "reads this tree")
-                .with_note(e.to_string())],
-                _ => Self::err(call, "E0302", format!("cannot read the tree `{}`: {e}", call.path), "cannot be read"),
+                std::io::ErrorKind::Unsupported => {
+                    let d = Diagnostic::error(
+                        "E0314",
+                        format!("`git_tree` cannot give the tree id git gives for `{}`", call.path),
+                    )
+                    .at_loc(call.call, "reads this tree")
+                    .with_note(e.to_string());
+                    WorldError::new(WorldCode::FileUnreadable, d)
+                }
+                _ => Self::io_err(call, format!("cannot read the tree `{}`: {e}", call.path), &e),
             })
         })
     }
-    fn oci_image(
-        &self,
-        call: &WorldCall<'_>,
-        reference: &str,
-        ty: &Ty,
-        types: &Types,
-    ) -> Result<Value, Vec<Diagnostic>> {
+    fn oci_image(&self, call: &WorldCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value> {
         let path = self.resolve(call)?.path;
         if !path.is_dir() {
             return Err(Self::err(
                 call,
+                WorldCode::NotAnImage,
                 "E0308",
                 format!("`{}` is not a directory", call.path),
                 "`oci_image` needs an OCI layout directory",
             ));
         }
-        let beneath = self.beneath().map_err(|e| {
-            Self::err(call, "E0302", format!("cannot read `{}`: {e}", call.path), "cannot be read")
-        })?;
+        let beneath =
+            self.beneath().map_err(|e| Self::io_err(call, format!("cannot read `{}`: {e}", call.path), &e))?;
         crate::oci::read_image(&path, call, reference, ty, types, &self.layouts, beneath)
     }
 }
@@ -830,8 +846,9 @@ mod tests {
     #[test]
     fn below_is_the_rest_of_a_path_strictly_under_the_root() {
         use std::path::Path;
-        let below =
-            |p: &str, r: &str| crate::beneath::below(Path::new(p), Path::new(r)).map(|x| x.to_string_lossy().into_owned());
+        let below = |p: &str, r: &str| {
+            crate::beneath::below(Path::new(p), Path::new(r)).map(|x| x.to_string_lossy().into_owned())
+        };
         assert_eq!(below("/a/b/c.json", "/a").as_deref(), Some("b/c.json"));
         assert_eq!(below("/a/b", "/a/").as_deref(), Some("b"));
         assert_eq!(below("/c.json", "/").as_deref(), Some("c.json"));

@@ -38,8 +38,9 @@ fn a_shared_memo_reports_what_fresh_runs_report() {
         Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
     let compiled = compile(&db, program);
     assert!(!compiled.has_errors(), "{:?}", compiled.diagnostics);
-    let ev = claim_eval::Evaluator::new(compiled, &claim_eval::NoWorld);
-    assert!(ev.evaluate_facts().is_empty());
+    let facts = claim_eval::fact_table::evaluate_all(compiled, &claim_eval::NoWorld, Default::default());
+    assert!(facts.fatal.is_empty() && facts.broken.is_empty());
+    let ev = claim_eval::Evaluator::with_facts(compiled, &claim_eval::NoWorld, facts.values);
     let witnesses: Vec<_> = compiled.modules.values().flat_map(|m| m.witnesses.iter()).collect();
     assert_eq!(witnesses.len(), 8);
 

@@ -464,7 +464,10 @@ fn every_form_in_every_position_gives_the_modelled_verdict_to_every_consumer() {
                 let mut lets = std::mem::take(&mut p.lets);
                 for (i, (t, _, want)) in consumers(&mut p, &xty, &x, &mut rng).into_iter().enumerate() {
                     let name = format!("m{}_{}", cells.len(), i);
-                    cells.push((name.clone(), format!("{form} at position {pos} (sibling typed: {sibling_typed}): {t}")));
+                    cells.push((
+                        name.clone(),
+                        format!("{form} at position {pos} (sibling typed: {sibling_typed}): {t}"),
+                    ));
                     p.witness(name, &t, want);
                 }
                 lets.clear();

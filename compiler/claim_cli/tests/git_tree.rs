@@ -162,8 +162,9 @@ fn line_endings_are_normalised_as_gitattributes_say() {
                 }
             }
             if rng.below(2) == 0 || folder.is_empty() {
-                let lines: Vec<&str> =
-                    (0..1 + rng.below(4)).map(|_| ATTRIBUTE_LINES[rng.below(ATTRIBUTE_LINES.len() as u64) as usize]).collect();
+                let lines: Vec<&str> = (0..1 + rng.below(4))
+                    .map(|_| ATTRIBUTE_LINES[rng.below(ATTRIBUTE_LINES.len() as u64) as usize])
+                    .collect();
                 std::fs::write(dir.join(folder).join(".gitattributes"), lines.join("\n") + "\n").expect("attrs");
             }
         }
@@ -203,18 +204,38 @@ fn a_nested_repository_is_a_gitlink_to_its_commit() {
 fn what_git_refuses_or_claim_cannot_reproduce_is_refused() {
     let root = std::env::temp_dir().join(format!("claim-gitrefuse-{}", std::process::id()));
     let cases: Vec<(&str, &dyn Fn(&Path), bool, &str)> = vec![
-        ("`.GIT`", &|d| {
-            std::fs::create_dir_all(d.join(".GIT")).expect("mkdir");
-            std::fs::write(d.join(".GIT/config"), "x").expect("file");
-        }, true, ".GIT"),
+        (
+            "`.GIT`",
+            &|d| {
+                std::fs::create_dir_all(d.join(".GIT")).expect("mkdir");
+                std::fs::write(d.join(".GIT/config"), "x").expect("file");
+            },
+            true,
+            ".GIT",
+        ),
         ("`.Git` file", &|d| std::fs::write(d.join("x/.Git"), "x").expect("file"), true, ".Git"),
-        ("a repository with no commit", &|d| {
-            std::fs::create_dir_all(d.join("empty")).expect("mkdir");
-            git(&d.join("empty"), &["init", "-q"]).expect("init");
-        }, true, "no commit checked out"),
-        ("a filter", &|d| std::fs::write(d.join(".gitattributes"), "*.bin filter=lfs\n").expect("attrs"), false, "filter"),
+        (
+            "a repository with no commit",
+            &|d| {
+                std::fs::create_dir_all(d.join("empty")).expect("mkdir");
+                git(&d.join("empty"), &["init", "-q"]).expect("init");
+            },
+            true,
+            "no commit checked out",
+        ),
+        (
+            "a filter",
+            &|d| std::fs::write(d.join(".gitattributes"), "*.bin filter=lfs\n").expect("attrs"),
+            false,
+            "filter",
+        ),
         ("ident", &|d| std::fs::write(d.join(".gitattributes"), "*.txt ident\n").expect("attrs"), false, "ident"),
-        ("an encoding", &|d| std::fs::write(d.join(".gitattributes"), "*.txt working-tree-encoding=UTF-16\n").expect("attrs"), false, "working-tree-encoding"),
+        (
+            "an encoding",
+            &|d| std::fs::write(d.join(".gitattributes"), "*.txt working-tree-encoding=UTF-16\n").expect("attrs"),
+            false,
+            "working-tree-encoding",
+        ),
         ("a macro", &|d| std::fs::write(d.join(".gitattributes"), "[attr]mine text\n").expect("attrs"), false, "macro"),
     ];
     for (what, make, git_refuses, says) in cases {

@@ -79,11 +79,20 @@ fn symlinks_inside_a_layout_do_not_lead_out_of_the_project() {
 /// receipt.
 #[test]
 fn ambiguous_or_malformed_json_in_a_layout_is_refused() {
-    let dup_config = |t: String| t.replacen("\"config\":", "\"config\": {\"digest\": \"sha256:00\", \"size\": 1}, \"config\":", 1);
+    let dup_config =
+        |t: String| t.replacen("\"config\":", "\"config\": {\"digest\": \"sha256:00\", \"size\": 1}, \"config\":", 1);
     let leading_zero = |t: String| t.replacen("\"size\":", "\"size\":00", 1);
     let cases: Vec<(&str, Edits<'_>, &[&str])> = vec![
-        ("two config keys in the manifest", Edits { manifest_text: &dup_config, ..Edits::default() }, &["duplicate key `config`"]),
-        ("a size with leading zeros", Edits { index_text: &leading_zero, ..Edits::default() }, &["does not start with `0`"]),
+        (
+            "two config keys in the manifest",
+            Edits { manifest_text: &dup_config, ..Edits::default() },
+            &["duplicate key `config`"],
+        ),
+        (
+            "a size with leading zeros",
+            Edits { index_text: &leading_zero, ..Edits::default() },
+            &["does not start with `0`"],
+        ),
     ];
     for (what, edits, says) in cases {
         let dir = project("json");
@@ -107,18 +116,34 @@ fn what_is_not_an_image_is_refused() {
     let artifact = |m: &mut serde_json::Value| m["artifactType"] = "application/vnd.example.sbom".into();
     let index_schema_1 = |i: &mut serde_json::Value| i["schemaVersion"] = 1.into();
     let cases: Vec<(&str, Edits<'_>, &[&str])> = vec![
-        ("layout version 2", Edits { marker: r#"{"imageLayoutVersion": "2.0.0"}"#, ..Edits::default() }, &["version `2.0.0`"]),
+        (
+            "layout version 2",
+            Edits { marker: r#"{"imageLayoutVersion": "2.0.0"}"#, ..Edits::default() },
+            &["version `2.0.0`"],
+        ),
         ("manifest schema 1", Edits { manifest: &schema_1, ..Edits::default() }, &["`schemaVersion` 1"]),
         ("manifest without a schema", Edits { manifest: &no_schema, ..Edits::default() }, &["no `schemaVersion` 2"]),
-        ("index schema 1", Edits { index: &index_schema_1, ..Edits::default() }, &["`index.json` has `schemaVersion` 1"]),
-        ("a manifest typed as an index", Edits { manifest: &index_type, ..Edits::default() }, &["names an image index"]),
+        (
+            "index schema 1",
+            Edits { index: &index_schema_1, ..Edits::default() },
+            &["`index.json` has `schemaVersion` 1"],
+        ),
+        (
+            "a manifest typed as an index",
+            Edits { manifest: &index_type, ..Edits::default() },
+            &["names an image index"],
+        ),
         ("a config that is a list", Edits { config: Some(b"[1,2]"), ..Edits::default() }, &["the config is an array"]),
         (
             "an artifact's empty config",
             Edits { config: Some(b"{}"), config_media_type: "application/vnd.oci.empty.v1+json", ..Edits::default() },
             &["empty descriptor", "names no image"],
         ),
-        ("an artifact type", Edits { manifest: &artifact, ..Edits::default() }, &["OCI artifact (`application/vnd.example.sbom`)"]),
+        (
+            "an artifact type",
+            Edits { manifest: &artifact, ..Edits::default() },
+            &["OCI artifact (`application/vnd.example.sbom`)"],
+        ),
         (
             "a config of another media type",
             Edits { config_media_type: "application/vnd.example.config+json", ..Edits::default() },
@@ -142,7 +167,9 @@ fn numbers_with_leading_zeros_are_not_json() {
         std::fs::write(dir.join("r.json"), format!("{{\"n\": {value}}}")).expect("receipt");
         std::fs::write(
             dir.join("main.claim"),
-            format!("record R {{ n: {ty} }}\nfact r: R = load(\"r.json\")\nwitness reads_the_image {{ holds r == r }}\n"),
+            format!(
+                "record R {{ n: {ty} }}\nfact r: R = load(\"r.json\")\nwitness reads_the_image {{ holds r == r }}\n"
+            ),
         )
         .expect("main");
         let (code, out) = common::batch_in(&dir);

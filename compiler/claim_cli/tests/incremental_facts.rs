@@ -41,10 +41,24 @@ fn a_changed_receipt_reevaluates_only_what_reads_it() {
     let l = load(&db, &mut sources.lock().expect("sources"), &project);
     db.set_world(world(l.dirs.clone()));
     let value = |db: &CliDb, name: &str| {
-        let (values, errors) = evaluate_facts(db, l.program);
-        assert!(errors.is_empty(), "{errors:?}");
-        let found = values.iter().find(|(k, _)| &*k.name == name).and_then(|(_, v)| v.as_int()).expect("fact");
+        let facts = evaluate_facts(db, l.program);
+        assert!(facts.fatal.is_empty() && facts.broken.is_empty(), "{:?} {:?}", facts.fatal, facts.broken);
+        let found = facts.values.iter().find(|(k, _)| &*k.name == name).and_then(|(_, v)| v.as_int()).expect("fact");
         found
+    };
+    // The facts that are broken, each with the fact where it broke and
+    // its code.
+    let broken = |db: &CliDb| {
+        let facts = evaluate_facts(db, l.program);
+        let mut out = Vec::new();
+        for name in ["a", "a_plus_one", "b", "b_bytes"] {
+            let (fact, _) = facts.values.iter().next().expect("a fact with a value");
+            let fact = claim_sema::ty::GlobalName::of(fact.module.clone(), name.into());
+            if let Some(claim_eval::known::Known::Broken(b)) = facts.values.known(&fact) {
+                out.push(format!("{name}: {} broke with {}", b.fact.name, b.code));
+            }
+        }
+        (out, facts.broken.iter().map(|b| b.fact.name.to_string()).collect::<Vec<_>>())
     };
 
     assert_eq!(value(&db, "a_plus_one"), 2);
@@ -61,5 +75,19 @@ fn a_changed_receipt_reevaluates_only_what_reads_it() {
     assert_eq!(db.refresh(&dir.join("b.json")), 2, "b.json is loaded and hashed");
     assert_eq!(value(&db, "a_plus_one"), 42);
     assert_eq!(fact_runs(&log), 2, "`b` and `b_bytes` re-run; `a` and `a_plus_one` are reused");
+
+    // A broken receipt is a value like any other (§7): its fact and the
+    // fact that reads it are broken with its refusal, reported once, and
+    // nothing else re-runs; fixing it re-runs only its readers.
+    std::fs::write(dir.join("a.json"), r#"{"x": 41,}"#).expect("break a");
+    assert_eq!(db.refresh(&dir.join("a.json")), 1);
+    let (facts, reported) = broken(&db);
+    assert_eq!(facts, ["a: a broke with NotJson", "a_plus_one: a broke with NotJson"]);
+    assert_eq!(reported, ["a"], "reported once, by the fact where it broke");
+    assert_eq!(fact_runs(&log), 2, "`a` and `a_plus_one` re-run");
+    std::fs::write(dir.join("a.json"), r#"{"x": 1}"#).expect("fix a");
+    assert_eq!(db.refresh(&dir.join("a.json")), 1);
+    assert_eq!(value(&db, "a_plus_one"), 2);
+    assert_eq!(fact_runs(&log), 2, "fixed: `a` and `a_plus_one` re-run, nothing else");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -114,8 +114,8 @@ fn compile_text(text: &str) {
     let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
     let compiled = compile(&db, program);
     if !compiled.has_errors() {
-        let ev = claim_eval::Evaluator::new(compiled, &claim_eval::NoWorld);
-        let _ = ev.evaluate_facts();
+        let facts = claim_eval::fact_table::evaluate_all(compiled, &claim_eval::NoWorld, Default::default());
+        let ev = claim_eval::Evaluator::with_facts(compiled, &claim_eval::NoWorld, facts.values);
         for m in compiled.modules.values() {
             for w in &m.witnesses {
                 let _ = claim_eval::run_witness(&ev, w, true, None);

@@ -79,11 +79,8 @@ fn oci_image_agrees_with_umoci_and_skopeo_and_refuses_a_flipped_byte() {
         .stdout;
     let config: serde_json::Value = serde_json::from_slice(&config_raw).expect("config json");
     let diff_id = config["rootfs"]["diff_ids"][0].as_str().expect("diff id").to_string();
-    let platform = format!(
-        "{}/{}",
-        config["os"].as_str().expect("os"),
-        config["architecture"].as_str().expect("architecture")
-    );
+    let platform =
+        format!("{}/{}", config["os"].as_str().expect("os"), config["architecture"].as_str().expect("architecture"));
     // The diff id is the digest of the layer's content: `gzip -dc | sha256sum`.
     let unzipped = Command::new("gzip")
         .args(["-dc"])

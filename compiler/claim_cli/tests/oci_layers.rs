@@ -31,8 +31,7 @@ fn tool(name: &str) -> bool {
 
 /// `bytes` through a command's standard input (`gzip -c`, `zstd -c`).
 fn filter(cmd: &str, args: &[&str], bytes: &[u8]) -> Vec<u8> {
-    let mut child =
-        Command::new(cmd).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn");
+    let mut child = Command::new(cmd).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("spawn");
     let mut stdin = child.stdin.take().expect("stdin");
     let input = bytes.to_vec();
     let writer = std::thread::spawn(move || stdin.write_all(&input));
@@ -170,13 +169,7 @@ fn a_layer_that_is_not_its_configs_content_is_refused_by_name() {
             "E0312",
             vec!["tar+bzip2".into(), "MediaTypeUnsupported".into()],
         ),
-        (
-            "the good layout",
-            vec![good],
-            vec![sha(&content)],
-            "",
-            vec![],
-        ),
+        ("the good layout", vec![good], vec![sha(&content)], "", vec![]),
     ];
     for (what, layers, ids, code, names) in cases {
         let dir = project(&what.replace(' ', "-"));
@@ -211,7 +204,10 @@ fn a_decompression_bomb_stops_at_the_limit() {
     assert_eq!(code, 0, "{out}");
     let (code, out) = common::batch_in_with(&dir, &["--max-layer-bytes", "1000000"]);
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("[E0313]") && out.contains("more than 1000000 bytes") && out.contains("--max-layer-bytes"), "{out}");
+    assert!(
+        out.contains("[E0313]") && out.contains("more than 1000000 bytes") && out.contains("--max-layer-bytes"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -236,9 +232,8 @@ fn a_layer_swapped_into_a_umoci_image_is_refused() {
         std::fs::write(dir.join(format!("{tag}-bundle/rootfs/file.txt")), text).expect("file");
         sh(&["repack", "--history.created", t, "--image", &format!("{tag}:v1"), &format!("{tag}-bundle")]);
     }
-    let read_json = |p: PathBuf| -> serde_json::Value {
-        serde_json::from_slice(&std::fs::read(p).expect("read")).expect("json")
-    };
+    let read_json =
+        |p: PathBuf| -> serde_json::Value { serde_json::from_slice(&std::fs::read(p).expect("read")).expect("json") };
     let manifest_of = |layout: &str| {
         let index = read_json(dir.join(layout).join("index.json"));
         let d = index["manifests"][0]["digest"].as_str().expect("digest").to_string();

@@ -228,9 +228,11 @@ pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
         B::JsonText => option(json(0)?.as_str().map(Value::text)),
         B::JsonBool => option(json(0)?.as_bool().map(Value::bool)),
         B::JsonInt => option(json(0)?.as_f64().and_then(whole).map(Value::int)),
-        B::JsonList => option(json(0)?.as_array().map(|xs| {
-            Value::list(xs.iter().map(|x| Value::new(V::Json(Arc::new(x.clone())))).collect())
-        })),
+        B::JsonList => option(
+            json(0)?
+                .as_array()
+                .map(|xs| Value::list(xs.iter().map(|x| Value::new(V::Json(Arc::new(x.clone())))).collect())),
+        ),
         B::JsonMap => option(json(0)?.as_object().map(|m| {
             let m = m.iter().map(|(k, x)| (k.clone(), Value::new(V::Json(Arc::new(x.clone()))))).collect();
             Value::new(V::Map(Arc::new(m)))

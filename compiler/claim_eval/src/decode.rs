@@ -102,9 +102,9 @@ fn json_value<'j>(j: &'j Json<'_>) -> Result<serde_json::Value, (Span, &'j str)>
             JV::Number(serde_json::Number::from_f64(x).ok_or((j.span, n.as_ref()))?)
         }
         J::Array(items) => JV::Array(items.iter().map(json_value).collect::<Result<_, _>>()?),
-        J::Object(fields) => JV::Object(
-            fields.iter().map(|(k, _, v)| Ok((k.to_string(), json_value(v)?))).collect::<Result<_, _>>()?,
-        ),
+        J::Object(fields) => {
+            JV::Object(fields.iter().map(|(k, _, v)| Ok((k.to_string(), json_value(v)?))).collect::<Result<_, _>>()?)
+        }
     })
 }
 

@@ -1,7 +1,7 @@
 //! The evaluator (§7): strict, deterministic, left to right. Refusals
 //! travel up with their code, message, site and the chain of calls.
 
-use crate::refusal::{Eval, Mentioned, Refusal, Stop};
+use crate::refusal::{BrokenRead, Eval, Mentioned, Refusal, Stop};
 use crate::text::{push_text, show};
 use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
@@ -12,15 +12,14 @@ use claim_sema::Compiled;
 use claim_syntax::ast::BinOp;
 use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Loc, Span};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::frame::{borrowed, place_from, Slot};
 pub use crate::frame::{Cx, Frame, TraceLine};
 use crate::ops::{arith, concat_lists, hashed, lit};
 pub use crate::ops::{compare, matches};
 
-pub use crate::known::FactValues;
+pub use crate::known::{FactValues, Known};
 
 /// What fills the unused places of a built-in's arguments.
 static UNUSED: Value = Value { kind: V::Bool(false), origin: None };
@@ -28,20 +27,12 @@ static UNUSED: Value = Value { kind: V::Bool(false), origin: None };
 /// The largest text buffer a context keeps between interpolations.
 const TEXT_BUFFER: usize = 4096;
 
-enum FactSlot {
-    Running,
-    Done(Result<Value, ()>),
-}
-
 pub struct Evaluator<'p, W: World + ?Sized = dyn World + Sync + 'p> {
     pub compiled: &'p Compiled,
     pub world: &'p W,
     /// Facts evaluated before this evaluator was made: read without a lock
     /// (witnesses on several threads read them constantly).
     known: FactValues<'p>,
-    fact_values: Mutex<HashMap<GlobalName, FactSlot>>,
-    /// Diagnostics of facts that failed, in the order they failed.
-    fact_errors: Mutex<Vec<Diagnostic>>,
     /// The longest text (bytes) or list (elements) `++` may build: without
     /// recursion a program still doubles a value once per call level, so
     /// memory is bounded here rather than by the machine.
@@ -98,16 +89,7 @@ fn refused_on_match(stop: Stop, (scrutinee, v): (&hir::Expr, &Value), body: &hir
 }
 
 pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
-    Stop::Refused(Box::new(Refusal {
-        code: code.into(),
-        message,
-        site,
-        chain: Vec::new(),
-        operands: Vec::new(),
-        false_part: None,
-        context: Vec::new(),
-        mentioned: Vec::new(),
-    }))
+    Stop::Refused(Box::new(Refusal::new(code, message, site)))
 }
 
 impl<'p, W: World + ?Sized> Evaluator<'p, W> {
@@ -116,8 +98,6 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             compiled,
             world,
             known: Default::default(),
-            fact_values: Mutex::default(),
-            fact_errors: Mutex::default(),
             max_len: DEFAULT_MAX_VALUE_LEN,
             fact_limit: None,
             texts: None,
@@ -172,92 +152,45 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         self.known.get(name)
     }
 
-    /// Evaluates one fact: its value, or the diagnostics of its failure
-    /// (empty where a fact it depends on failed and reported already).
-    pub fn fact_result(&self, name: &GlobalName) -> Result<Value, Vec<Diagnostic>> {
-        self.fact_result_with(name, None)
-    }
-
-    /// [`Self::fact_result`] of a fact the caller holds (not looked up by
-    /// its name again).
-    pub fn fact_result_of(&self, fact: &hir::Fact) -> Result<Value, Vec<Diagnostic>> {
-        self.fact_result_with(&fact.name, Some(fact))
-    }
-
-    fn fact_result_with(&self, name: &GlobalName, def: Option<&hir::Fact>) -> Result<Value, Vec<Diagnostic>> {
-        match self.fact_def(name, def, &mut self.fact_cx()) {
-            Ok(v) => Ok(v),
-            Err(_) => Err(self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()),
-        }
+    /// Evaluates one fact's initializer (the facts it reads are known):
+    /// its value, which remembers the fact where it has no origin of its
+    /// own, or why it stopped.
+    pub fn fact_value(&self, fact: &hir::Fact) -> Eval<Value> {
+        let mut frame = Frame::new(fact.frame_size, fact.loc.file);
+        let v = self.eval(&fact.init, &mut frame, &mut self.fact_cx())?;
+        Ok(match v.origin {
+            Some(_) => v,
+            None => v.with_origin(Origin::Fact(Arc::new(FactOrigin { name: fact.name.name.clone(), loc: fact.loc }))),
+        })
     }
 
     pub fn types(&self) -> &Types {
         &self.compiled.types
     }
 
-    /// Evaluates every fact of the program, in module and declaration
-    /// order (dependencies first, on demand). Returns the diagnostics of
-    /// the facts that could not be evaluated: any one fails the program.
-    pub fn evaluate_facts(&self) -> Vec<Diagnostic> {
-        for m in self.compiled.modules.values() {
-            for f in &m.facts {
-                let _ = self.fact(&f.name, &mut self.fact_cx());
-            }
-        }
-        self.fact_errors.lock().map(|e| e.clone()).unwrap_or_default()
-    }
-
-    fn fact(&self, name: &GlobalName, cx: &mut Cx) -> Eval<Value> {
-        self.fact_def(name, None, cx)
-    }
-
-    /// The value of the fact `name`, whose declaration is `def` where the
-    /// caller has it.
-    fn fact_def(&self, name: &GlobalName, def: Option<&hir::Fact>, cx: &mut Cx) -> Eval<Value> {
+    /// The value of the fact `name`, read at `at`: a broken fact refuses
+    /// there with its refusal (§7).
+    fn fact(&self, name: &GlobalName, at: Loc, cx: &mut Cx) -> Eval<Value> {
         if let Some(v) = cx.memo.fact(name) {
             return Ok(v);
         }
-        if let Some(v) = self.known.get(name) {
-            cx.memo.keep_fact(name, v.clone());
-            return Ok(v.clone());
-        }
-        if let Ok(map) = self.fact_values.lock() {
-            match map.get(name) {
-                Some(FactSlot::Done(Ok(v))) => return Ok(v.clone()),
-                Some(FactSlot::Done(Err(()))) => return Err(Stop::Fatal(vec![])),
-                Some(FactSlot::Running) => return Err(internal(format!("fact `{}` depends on itself", name.name))),
-                None => {}
+        match self.known.known(name) {
+            Some(Known::Value(v)) => {
+                cx.memo.keep_fact(name, v.clone());
+                Ok(v.clone())
             }
-        }
-        let Some(fact) = def.or_else(|| self.compiled.fact(name)) else {
-            return Err(internal(format!("unknown fact `{}`", name.name)));
-        };
-        if let Ok(mut map) = self.fact_values.lock() {
-            map.insert(name.clone(), FactSlot::Running);
-        }
-        let mut frame = Frame::new(fact.frame_size, fact.loc.file);
-        let result = self.eval(&fact.init, &mut frame, cx).map(|v| match v.origin {
-            Some(_) => v,
-            None => v.with_origin(Origin::Fact(Arc::new(FactOrigin { name: name.name.clone(), loc: fact.loc }))),
-        });
-        let stored = match &result {
-            Ok(v) => Ok(v.clone()),
-            Err(stop) => {
-                let diags = match stop {
-                    Stop::Refused(r) => vec![crate::report::fact_refused(fact, r, &|f| self.json_text(f))],
-                    Stop::Fatal(d) => d.clone(),
-                    Stop::TimedOut => vec![crate::report::fact_timed_out(fact, self.fact_limit)],
-                };
-                if let Ok(mut errs) = self.fact_errors.lock() {
-                    errs.extend(diags);
-                }
-                Err(())
+            Some(Known::Broken(b)) => {
+                cx.note(at, || format!("read the broken fact `{}`: {} {}", name.name, b.code, b.message));
+                let read = BrokenRead { read: name.name.clone(), root: b.clone() };
+                Err(Stop::Refused(Box::new(Refusal {
+                    broken: Some(read),
+                    ..Refusal::new(b.code.clone(), b.message.clone(), at)
+                })))
             }
-        };
-        if let Ok(mut map) = self.fact_values.lock() {
-            map.insert(name.clone(), FactSlot::Done(stored));
+            // Reported where it failed.
+            Some(Known::Failed) => Err(Stop::Fatal(vec![])),
+            None => Err(internal(format!("the fact `{}` was read before it was evaluated", name.name))),
         }
-        result.map_err(|_| Stop::Fatal(vec![]))
     }
 
     /// Calls `f` with its arguments (the first slots of its frame).
@@ -323,7 +256,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 v
             }
             H::Local(slot) => frame.get(*slot).cloned().ok_or_else(|| internal("unbound local"))?,
-            H::Fact(name) => self.fact(name, cx)?,
+            H::Fact(name) => self.fact(name, loc, cx)?,
             H::Call(name, args) => {
                 let Some(f) = self.compiled.function(name) else {
                     return Err(internal(format!("unknown function `{}`", name.name)));
@@ -463,16 +396,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
             H::Refuse { code, message } => {
                 let (text, mentioned) = self.refusal_message(message, frame, cx)?;
                 cx.note(loc, || format!("refuse {code}: {text}"));
-                let r = Refusal {
-                    code: code.clone(),
-                    message: text,
-                    site: loc,
-                    chain: Vec::new(),
-                    operands: Vec::new(),
-                    false_part: None,
-                    context: Vec::new(),
-                    mentioned,
-                };
+                let r = Refusal { mentioned, ..Refusal::new(code.clone(), text, loc) };
                 return Err(Stop::Refused(Box::new(r)));
             }
             H::Some(x) => Value::new(V::Option(Some(Arc::new(self.eval(x, frame, cx)?)))),
@@ -538,14 +462,11 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         // An operand already has its label.
         mentioned.retain(|m| !operands.iter().any(|(_, o)| o.origin == m.value.origin));
         Err(Stop::Refused(Box::new(Refusal {
-            code: code.clone(),
-            message: text,
-            site: loc,
-            chain: Vec::new(),
             operands,
             false_part,
             context,
             mentioned,
+            ..Refusal::new(code.clone(), text, loc)
         })))
     }
 
@@ -781,6 +702,13 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 self.world.oci_image(&call, reference, ty, self.types())
             }
         };
-        result.map_err(Stop::Fatal)
+        result.map_err(|e| match e.code {
+            crate::world::WorldCode::Internal => Stop::Fatal(e.diagnostics),
+            code => {
+                let message = e.diagnostics.first().map(|d| d.message.clone()).unwrap_or_default();
+                let r = Refusal { world: Some(Arc::new(e.diagnostics)), ..Refusal::new(code.name(), message, loc) };
+                Stop::Refused(Box::new(r))
+            }
+        })
     }
 }

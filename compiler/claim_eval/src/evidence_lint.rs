@@ -84,7 +84,15 @@ pub fn may_hold_bindings(ty: &Ty, types: &rustc_hash::FxHashMap<GlobalName, Type
                 found
             }
             Ty::Never | Ty::Error => true,
-            Ty::Bool | Ty::Int | Ty::Text | Ty::Duration | Ty::Sha256 | Ty::Sha1 | Ty::Sha512 | Ty::Json | Ty::Map(_) => false,
+            Ty::Bool
+            | Ty::Int
+            | Ty::Text
+            | Ty::Duration
+            | Ty::Sha256
+            | Ty::Sha1
+            | Ty::Sha512
+            | Ty::Json
+            | Ty::Map(_) => false,
         }
     }
     walk(ty, types, &mut Vec::new())

@@ -7,7 +7,7 @@
 //! thread that needs it, by the same evaluation as the query's
 //! ([`evaluate_fact`]), so what a fact gives cannot differ between the two.
 
-use crate::incremental::{evaluate_fact, FactResult, FactSettings};
+use crate::incremental::{evaluate_fact, gather_indexed, FactFailure, FactResult, FactSettings, Gathered};
 use crate::known::FactIndex;
 use crate::world::World;
 use claim_diagnostics::Diagnostic;
@@ -90,7 +90,27 @@ impl<'p, W: World + Sync + ?Sized> FactTable<'p, W> {
 }
 
 fn internal(message: String) -> FactResult {
-    FactResult(Arc::new(Err(vec![Diagnostic::error("E0999", format!("internal error: {message}"))])))
+    FactResult(Arc::new(Err(FactFailure::Fatal(vec![Diagnostic::error(
+        "E0999",
+        format!("internal error: {message}"),
+    )]))))
+}
+
+/// Every fact of `compiled`, each once, on this thread, in the program's
+/// order: for a caller that evaluates a program once (the fuzz targets,
+/// tests), through the same table `claim_batch` uses.
+pub fn evaluate_all<'p, W: World + Sync + ?Sized>(
+    compiled: &'p Compiled,
+    world: &'p W,
+    settings: FactSettings<'p>,
+) -> Gathered<'p> {
+    let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
+    let index = index(&facts);
+    let results = {
+        let table = FactTable::new(compiled, world, &facts, &index, settings);
+        (0..facts.len()).map(|i| table.result(i)).collect()
+    };
+    gather_indexed(&facts, index, results)
 }
 
 #[cfg(test)]

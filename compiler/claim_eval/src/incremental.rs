@@ -6,9 +6,11 @@
 //! that depend on them; everything else is reused.
 
 use crate::eval::Evaluator;
+use crate::known::Known;
 use crate::known::{FactIndex, FactValues};
+use crate::refusal::{Broken, Stop};
 use crate::value::Value;
-use crate::world::{Types, World, WorldCall};
+use crate::world::{Types, World, WorldCall, WorldError, WorldResult};
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir::{self, ExprKind as H, WorldFn};
 use claim_sema::ty::{GlobalName, Ty};
@@ -16,9 +18,9 @@ use claim_sema::{compile, Compiled, Program};
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
 
-/// What one world read gave: a value, or the diagnostics of its failure.
+/// What one world read gave: a value, or why it failed.
 #[derive(Clone, Debug)]
-pub struct WorldRead(pub Arc<Result<Value, Vec<Diagnostic>>>);
+pub struct WorldRead(pub Arc<Result<Value, WorldError>>);
 
 impl PartialEq for WorldRead {
     // Inputs are compared by identity: a re-read always counts as a change,
@@ -43,10 +45,30 @@ pub struct FactKey<'db> {
     pub name: GlobalName,
 }
 
-/// A fact's value, or the diagnostics of its failure (empty where a fact it
-/// depends on failed and was reported there).
+/// A fact's value, or why it has none.
 #[derive(Clone, Debug)]
-pub struct FactResult(pub Arc<Result<Value, Vec<Diagnostic>>>);
+pub struct FactResult(pub Arc<Result<Value, FactFailure>>);
+
+/// Why a fact has no value.
+#[derive(Clone, Debug)]
+pub enum FactFailure {
+    /// It is broken (§7): witnesses still run, and meet its refusal.
+    Broken(Arc<Broken>),
+    /// It stopped the run (a limit, an internal error): its diagnostics,
+    /// none where a fact it read failed so and reported them.
+    Fatal(Vec<Diagnostic>),
+}
+
+impl FactResult {
+    /// The broken fact's `Broken` where this fact is the one that broke
+    /// (not one that reads it): each is reported once, by that fact.
+    pub fn broke_here(&self, fact: &hir::Fact) -> Option<&Arc<Broken>> {
+        match &*self.0 {
+            Err(FactFailure::Broken(b)) if b.fact == fact.name => Some(b),
+            _ => None,
+        }
+    }
+}
 
 impl PartialEq for FactResult {
     // Values compare without their origins; comparing by identity keeps a
@@ -101,11 +123,11 @@ impl DbWorld<'_> {
         reference: Option<&str>,
         ty: &Ty,
         types: &Types,
-    ) -> Result<Value, Vec<Diagnostic>> {
+    ) -> WorldResult<Value> {
         (*self.db.world_file(kind, call, reference, ty, types).value(self.db).0).clone()
     }
 
-    fn digest<const N: usize>(&self, kind: WorldFn, call: &WorldCall<'_>, ty: Ty) -> Result<[u8; N], Vec<Diagnostic>> {
+    fn digest<const N: usize>(&self, kind: WorldFn, call: &WorldCall<'_>, ty: Ty) -> WorldResult<[u8; N]> {
         let v = self.read(kind, call, None, &ty, &Types::default())?;
         match &v.kind {
             crate::V::Digest(_, bytes) if bytes.len() == N => {
@@ -113,33 +135,25 @@ impl DbWorld<'_> {
                 out.copy_from_slice(bytes);
                 Ok(out)
             }
-            _ => Err(vec![
-                Diagnostic::error("E0999", "internal error: a world read gave no digest").at_loc(call.call, "here")
-            ]),
+            _ => Err(WorldError::internal("a world read gave no digest", call.call)),
         }
     }
 }
 
 impl World for DbWorld<'_> {
-    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>> {
+    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> WorldResult<Value> {
         self.read(WorldFn::Load, call, None, ty, types)
     }
-    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
+    fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]> {
         self.digest(WorldFn::FileSha256, call, Ty::Sha256)
     }
-    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>> {
+    fn file_sha512(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 64]> {
         self.digest(WorldFn::FileSha512, call, Ty::Sha512)
     }
-    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
+    fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]> {
         self.digest(WorldFn::GitTree, call, Ty::Sha1)
     }
-    fn oci_image(
-        &self,
-        call: &WorldCall<'_>,
-        reference: &str,
-        ty: &Ty,
-        types: &Types,
-    ) -> Result<Value, Vec<Diagnostic>> {
+    fn oci_image(&self, call: &WorldCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value> {
         self.read(WorldFn::OciImage, call, Some(reference), ty, types)
     }
 }
@@ -176,10 +190,10 @@ pub fn fact_value<'db>(db: &'db dyn EvalDb, program: Program, key: FactKey<'db>)
     let name = key.name(db);
     let world = DbWorld { db };
     let Some(fact) = compiled.fact(name) else {
-        return FactResult(Arc::new(Err(vec![Diagnostic::error(
+        return FactResult(Arc::new(Err(FactFailure::Fatal(vec![Diagnostic::error(
             "E0999",
             format!("internal error: no fact `{}`", name.name),
-        )])));
+        )]))));
     };
     let texts = db.json_texts();
     let settings = FactSettings {
@@ -201,10 +215,18 @@ pub struct FactSettings<'a> {
     pub texts: Option<crate::eval::Texts<'a>>,
 }
 
-/// One fact's value, given the results of the facts it uses (`dep`):
-/// those first, all of them, and none of its own diagnostics where one of
-/// them failed (that one reported already). The body of the `fact_value`
-/// query, and of [`crate::fact_table::FactTable`]'s evaluation without it.
+impl Default for FactSettings<'_> {
+    fn default() -> Self {
+        FactSettings { max_len: crate::eval::DEFAULT_MAX_VALUE_LEN, limit: None, texts: None }
+    }
+}
+
+/// One fact's value, given the results of the facts it uses (`dep`),
+/// asked for first, all of them. A fact whose evaluation meets the refusal
+/// of a broken fact it reads is broken with that fact's `Broken`; one
+/// whose own initializer (or a world function it calls) refuses breaks
+/// here. The body of the `fact_value` query, and of
+/// [`crate::fact_table::FactTable`]'s evaluation without it.
 pub(crate) fn evaluate_fact<W: World + ?Sized>(
     compiled: &Compiled,
     world: &W,
@@ -215,23 +237,46 @@ pub(crate) fn evaluate_fact<W: World + ?Sized>(
     let deps = fact_dependencies(compiled, fact);
     let mut known = crate::eval::FactValues::with_capacity(deps.len());
     for name in deps {
-        match &*dep(name).0 {
-            Ok(v) => known.insert(name, v.clone()),
-            Err(_) => return FactResult(Arc::new(Err(Vec::new()))),
-        }
+        let k = match &*dep(name).0 {
+            Ok(v) => Known::Value(v.clone()),
+            Err(FactFailure::Broken(b)) => Known::Broken(b.clone()),
+            Err(FactFailure::Fatal(_)) => Known::Failed,
+        };
+        known.insert(name, k);
     }
     let mut ev =
         Evaluator::with_facts(compiled, world, known).with_max_len(settings.max_len).with_fact_limit(settings.limit);
     if let Some(texts) = settings.texts {
         ev = ev.with_texts(texts);
     }
-    FactResult(Arc::new(ev.fact_result_of(fact)))
+    let failure = match ev.fact_value(fact) {
+        Ok(v) => return FactResult(Arc::new(Ok(v))),
+        Err(Stop::Refused(r)) => match r.broken {
+            Some(read) => FactFailure::Broken(read.root),
+            None => {
+                let diagnostics = match &r.world {
+                    Some(world) => (**world).clone(),
+                    None => vec![crate::report::fact_refused(fact, &r, &|f| ev.json_text(f))],
+                };
+                FactFailure::Broken(Arc::new(Broken {
+                    fact: fact.name.clone(),
+                    loc: fact.loc,
+                    code: r.code.clone(),
+                    message: r.message.clone(),
+                    diagnostics,
+                }))
+            }
+        },
+        Err(Stop::Fatal(d)) => FactFailure::Fatal(d),
+        Err(Stop::TimedOut) => FactFailure::Fatal(vec![crate::report::fact_timed_out(fact, settings.limit)]),
+    };
+    FactResult(Arc::new(Err(failure)))
 }
 
-/// Every fact of the program, through the queries: the values of those that
-/// evaluated, and the diagnostics of those that failed (each reported once,
-/// by the fact that failed).
-pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> (FactValues<'_>, Vec<Diagnostic>) {
+/// Every fact of the program, through the queries: what each gave, and
+/// the diagnostics of those that stopped the run (each reported once, by
+/// the fact that failed).
+pub fn evaluate_facts(db: &dyn EvalDb, program: Program) -> Gathered<'_> {
     let compiled = compile(db, program);
     let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
     let results = facts.iter().map(|f| fact_result(db, program, f)).collect();
@@ -244,38 +289,49 @@ pub fn fact_result(db: &dyn EvalDb, program: Program, fact: &hir::Fact) -> FactR
     fact_value(db, program, FactKey::new(db, fact.name.clone())).clone()
 }
 
-/// The values of the facts that evaluated and the diagnostics of those that
-/// failed, from each fact's result in the program's order (the order the
-/// diagnostics are reported in).
-pub fn gather_facts<'p>(facts: &[&'p hir::Fact], results: Vec<FactResult>) -> (FactValues<'p>, Vec<Diagnostic>) {
+/// The facts' results, gathered: what each gave (for the witnesses), the
+/// facts that broke (each once, in the program's order) and the
+/// diagnostics of failures that stop the run.
+pub struct Gathered<'p> {
+    pub values: FactValues<'p>,
+    pub broken: Vec<Arc<Broken>>,
+    pub fatal: Vec<Diagnostic>,
+}
+
+/// [`Gathered`] from each fact's result in the program's order (the order
+/// the diagnostics are reported in).
+pub fn gather_facts<'p>(facts: &[&'p hir::Fact], results: Vec<FactResult>) -> Gathered<'p> {
     let index = facts.iter().enumerate().map(|(i, f)| (&f.name, i)).collect();
-    gather_indexed(index, results)
+    gather_indexed(facts, index, results)
 }
 
 /// [`gather_facts`] with the facts' index made already (a fact table's):
 /// `results` holds the result of each number of the index, in order.
-pub fn gather_indexed<'p>(index: FactIndex<'p>, results: Vec<FactResult>) -> (FactValues<'p>, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
+pub fn gather_indexed<'p>(facts: &[&'p hir::Fact], index: FactIndex<'p>, results: Vec<FactResult>) -> Gathered<'p> {
+    let mut fatal = Vec::new();
+    let mut broken = Vec::new();
     let values = results
         .into_iter()
-        .map(|r| {
+        .zip(facts)
+        .map(|(r, fact)| {
+            if let Some(b) = r.broke_here(fact) {
+                broken.push(b.clone());
+            }
             // A result no one else holds (a batch run's, once its table is
             // gone) gives its value up: no count touched, nothing copied.
-            match Arc::try_unwrap(r.0) {
-                Ok(Ok(v)) => Some(v),
-                Ok(Err(d)) => {
-                    diags.extend(d);
-                    None
+            let outcome = match Arc::try_unwrap(r.0) {
+                Ok(outcome) => outcome,
+                Err(shared) => (*shared).clone(),
+            };
+            Some(match outcome {
+                Ok(v) => Known::Value(v),
+                Err(FactFailure::Broken(b)) => Known::Broken(b),
+                Err(FactFailure::Fatal(d)) => {
+                    fatal.extend(d);
+                    Known::Failed
                 }
-                Err(shared) => match &*shared {
-                    Ok(v) => Some(v.clone()),
-                    Err(d) => {
-                        diags.extend(d.iter().cloned());
-                        None
-                    }
-                },
-            }
+            })
         })
         .collect();
-    (FactValues::from_parts(index, values), diags)
+    Gathered { values: FactValues::from_parts(index, values), broken, fatal }
 }

@@ -159,10 +159,7 @@ impl<'a> Parser<'a> {
                             // Tools differ on which of two keys they take
                             // (the first, the last): a file that two tools
                             // read as two values is refused.
-                            return Err(JsonSyntaxError {
-                                span: kspan,
-                                message: format!("duplicate key `{key}`"),
-                            });
+                            return Err(JsonSyntaxError { span: kspan, message: format!("duplicate key `{key}`") });
                         }
                         self.ws();
                         if !self.eat(b':') {
@@ -343,7 +340,6 @@ impl<'a> Parser<'a> {
 /// every value remembers where in the file it was read. `call` is the
 /// `load` (for a secondary label); every error found is returned.
 pub use crate::decode::{decode, parse_duration};
-
 
 /// The JSONPath of the value at `span` in a JSON text (as decoding names
 /// it: `$`, `.key` or `["odd key"]`, `[index]`); `None` where the text no

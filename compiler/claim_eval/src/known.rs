@@ -5,9 +5,21 @@
 //! again between the facts and the witnesses (a map of 20,000 names
 //! filled on one thread was a serial stretch of every large run).
 
+use crate::refusal::Broken;
 use crate::value::Value;
 use claim_sema::ty::GlobalName;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
+
+/// What a fact gave: its value, the refusal it is broken with (§7), or a
+/// failure that stops the run (a limit, an internal error), reported
+/// where it happened.
+#[derive(Clone, Debug)]
+pub enum Known {
+    Value(Value),
+    Broken(Arc<Broken>),
+    Failed,
+}
 
 /// Where each fact's value is in the list, by the fact's name (which the
 /// program holds: nothing here copies a name).
@@ -26,8 +38,8 @@ pub struct FactValues<'p> {
     /// program holds every name for as long as this lives); a name held
     /// in other texts is found by `index`.
     by_texts: FxHashMap<(usize, usize), usize>,
-    /// `None` for a fact of the index that has no value (it failed).
-    values: Vec<Option<Value>>,
+    /// `None` for a fact of the index that was not evaluated.
+    values: Vec<Option<Known>>,
 }
 
 /// The addresses of a name's two texts.
@@ -46,13 +58,13 @@ impl<'p> FactValues<'p> {
 
     /// The values of the facts `index` numbers, each at its number
     /// (`values` has one place per number of the index).
-    pub fn from_parts(index: FactIndex<'p>, values: Vec<Option<Value>>) -> Self {
+    pub fn from_parts(index: FactIndex<'p>, values: Vec<Option<Known>>) -> Self {
         let by_texts = index.iter().map(|(name, &i)| (texts(name), i)).collect();
         FactValues { index, by_texts, values }
     }
 
-    /// Gives `name` a value (replacing one it had).
-    pub fn insert(&mut self, name: &'p GlobalName, value: Value) {
+    /// Gives `name` what it gave (replacing what it had).
+    pub fn insert(&mut self, name: &'p GlobalName, value: Known) {
         match self.index.get(name) {
             Some(&i) => {
                 if let Some(slot) = self.values.get_mut(i) {
@@ -67,7 +79,8 @@ impl<'p> FactValues<'p> {
         }
     }
 
-    pub fn get(&self, name: &GlobalName) -> Option<&Value> {
+    /// What the fact `name` gave, where it was evaluated.
+    pub fn known(&self, name: &GlobalName) -> Option<&Known> {
         let i = match self.by_texts.get(&texts(name)) {
             Some(&i) => i,
             None => *self.index.get(name)?,
@@ -75,14 +88,28 @@ impl<'p> FactValues<'p> {
         self.values.get(i)?.as_ref()
     }
 
+    /// The value of the fact `name`, where it has one.
+    pub fn get(&self, name: &GlobalName) -> Option<&Value> {
+        match self.known(name)? {
+            Known::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+
     /// Every value it holds, in no particular order.
     pub fn values(&self) -> impl Iterator<Item = &Value> + Clone {
-        self.values.iter().flatten()
+        self.values.iter().filter_map(|k| match k {
+            Some(Known::Value(v)) => Some(v),
+            _ => None,
+        })
     }
 
     /// Every fact that has a value, with it, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&'p GlobalName, &Value)> {
-        self.index.iter().filter_map(|(name, &i)| Some((*name, self.values.get(i)?.as_ref()?)))
+        self.index.iter().filter_map(|(name, &i)| match self.values.get(i)? {
+            Some(Known::Value(v)) => Some((*name, v)),
+            _ => None,
+        })
     }
 }
 
@@ -102,7 +129,10 @@ mod tests {
         index.insert(&a, 0);
         index.insert(&b, 1);
         index.insert(&c, 2);
-        let known = FactValues::from_parts(index, vec![Some(Value::int(1)), None, Some(Value::int(3))]);
+        let known = FactValues::from_parts(
+            index,
+            vec![Some(Known::Value(Value::int(1))), None, Some(Known::Value(Value::int(3)))],
+        );
         // Found by an equal name held elsewhere, not only by the same one.
         assert_eq!(known.get(&name("m", "a")).and_then(Value::as_int), Some(1));
         // And by a name sharing the declaration's texts (as a module's
@@ -129,8 +159,8 @@ mod tests {
     fn inserting_again_replaces_the_value() {
         let a = name("m", "a");
         let mut known = FactValues::with_capacity(1);
-        known.insert(&a, Value::int(1));
-        known.insert(&a, Value::int(2));
+        known.insert(&a, Known::Value(Value::int(1)));
+        known.insert(&a, Known::Value(Value::int(2)));
         assert_eq!(known.get(&a).and_then(Value::as_int), Some(2));
         assert_eq!(known.values().count(), 1);
     }

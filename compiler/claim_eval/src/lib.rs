@@ -2,6 +2,7 @@
 //! their call chains, witnesses and frontiers, and the JSON decoding of
 //! facts (§5–§7). Pure: the outside world is reached through [`World`].
 
+pub mod broken;
 pub mod builtins;
 mod decode;
 pub mod difference;
@@ -24,7 +25,7 @@ pub mod witness;
 pub mod world;
 
 pub use eval::{Cx, Evaluator, TraceLine};
-pub use refusal::{Refusal, Stop};
+pub use refusal::{Broken, Refusal, Stop};
 pub use value::{Origin, Value, V};
-pub use witness::{check_frontier, run_witness, run_witness_with, FrontierReport, WitnessReport};
-pub use world::{NoWorld, Types, World, WorldCall};
+pub use witness::{check_frontier, run_witness, run_witness_with, FrontierReport, MetBroken, WitnessReport};
+pub use world::{NoWorld, Types, World, WorldCall, WorldCode, WorldError, WorldResult};

@@ -29,6 +29,59 @@ pub struct Refusal {
     /// The values a `refuse` message interpolates: where they came from is
     /// often the fact that was wrong (a mistyped digest, a receipt field).
     pub mentioned: Vec<Mentioned>,
+    /// Where a world function refused (only inside a fact): the
+    /// diagnostics that say what was wrong with what it read (the path; the
+    /// spot inside the JSON). The fact that meets it is broken with them.
+    pub world: Option<Arc<Vec<Diagnostic>>>,
+    /// Where the refusal is that of a broken fact the evaluation read
+    /// (§7): that fact, and the fact where it broke.
+    pub broken: Option<BrokenRead>,
+}
+
+impl Refusal {
+    /// A refusal with a code, a message and a site, and nothing else.
+    pub fn new(code: impl Into<Arc<str>>, message: String, site: Loc) -> Refusal {
+        Refusal {
+            code: code.into(),
+            message,
+            site,
+            chain: Vec::new(),
+            operands: Vec::new(),
+            false_part: None,
+            context: Vec::new(),
+            mentioned: Vec::new(),
+            world: None,
+            broken: None,
+        }
+    }
+}
+
+/// A fact that could not be established (§7): its initializer refused, or
+/// a world function it called did. A fact that reads a broken fact is
+/// broken with the same `Broken` (the one where the refusal entered), so a
+/// stale receipt is reported once however many facts carry it.
+#[derive(Debug)]
+pub struct Broken {
+    /// The fact where the refusal entered.
+    pub fact: claim_sema::ty::GlobalName,
+    /// Its declaration.
+    pub loc: Loc,
+    /// The code a witness may expect (`refuses f with JsonShape`).
+    pub code: Arc<str>,
+    /// The refusal's message.
+    pub message: String,
+    /// What a reviewer reads: the world's diagnostics (naming the path,
+    /// pointing into the JSON), or the fact's `E0301` where its own
+    /// initializer refused.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A read of a broken fact: the fact read (which may carry the refusal of
+/// another) and the fact where it broke.
+#[derive(Clone, Debug)]
+pub struct BrokenRead {
+    pub read: Arc<str>,
+    pub root: Arc<Broken>,
 }
 
 /// A value a refusal's message interpolates, and where in the message:

@@ -5,7 +5,7 @@
 
 use crate::difference::{first_difference, more_differences, Difference};
 use crate::near::{near_digits, near_texts};
-use crate::refusal::{Mentioned, Refusal};
+use crate::refusal::{BrokenRead, Mentioned, Refusal};
 use crate::text::show;
 use crate::value::{Origin, Value};
 use claim_diagnostics::Diagnostic;
@@ -327,6 +327,9 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
         }
     }
     d = with_mentioned(d, r, texts);
+    if let Some(read) = &r.broken {
+        d = with_broken(d, read);
+    }
     if !r.chain.is_empty() {
         let path: Vec<String> =
             std::iter::once(start.to_string()).chain(r.chain.iter().map(|(n, _)| format!("`{n}`"))).collect();
@@ -335,17 +338,44 @@ fn with_refusal(mut d: Diagnostic, r: &Refusal, start: &str, texts: Texts<'_>) -
     d
 }
 
+/// What a witness shows of a broken fact it read (§7): where the fact
+/// broke, in the words of its own diagnostic (the spot in the receipt).
+fn with_broken(mut d: Diagnostic, read: &BrokenRead) -> Diagnostic {
+    let root = &read.root;
+    if *root.fact.name != *read.read {
+        d = d.with_note(format!("`{}` is broken because it reads `{}`, which broke", read.read, root.fact.name));
+    }
+    for broke in &root.diagnostics {
+        if let Some(p) = &broke.primary {
+            d = d.with_secondary(p.loc, format!("`{}` broke here: {}", root.fact.name, p.message));
+        }
+    }
+    d.with_help(format!("where this input must be rejected, state it: `refuses {} with {}`", read.read, root.code))
+}
+
 pub fn fact_refused(fact: &hir::Fact, r: &Refusal, texts: Texts<'_>) -> Diagnostic {
     let d = Diagnostic::error("E0301", format!("fact `{}` refused with `{}`", fact.name.name, r.code))
         .at_loc(r.site, format!("refused: {}", r.message))
         .with_secondary(fact.loc, "while evaluating this fact")
-        .with_help("every fact is evaluated before any witness runs; a fact that refuses fails the program closed");
+        .with_help("a fact that refuses is broken: every witness that reads it meets its refusal, and the run fails unless a passing witness expects it (`refuses fact with Code`)");
     with_refusal(d, r, &format!("fact `{}`", fact.name.name), texts)
 }
 
 pub fn unexpected_refusal(w: &hir::Witness, stmt: Loc, r: &Refusal, texts: Texts<'_>) -> Diagnostic {
-    let d = Diagnostic::error("E0402", format!("witness `{}` failed: unexpected refusal `{}`", w.name, r.code))
-        .at_loc(r.site, format!("refused with `{}`: {}", r.code, r.message))
+    let label = match &r.broken {
+        Some(read) => format!("reads the broken fact `{}`: refused with `{}`", read.read, r.code),
+        None => format!("refused with `{}`: {}", r.code, r.message),
+    };
+    let message = match &r.broken {
+        // The fact's own words: a JUnit reader sees why at once.
+        Some(read) => format!(
+            "witness `{}` failed: it reads the broken fact `{}` (`{}`): {}",
+            w.name, read.read, r.code, read.root.message
+        ),
+        None => format!("witness `{}` failed: unexpected refusal `{}`", w.name, r.code),
+    };
+    let d = Diagnostic::error("E0402", message)
+        .at_loc(r.site, label)
         .with_secondary(stmt, "the witness needed a value here");
     with_refusal(d, r, &format!("witness `{}`", w.name), texts)
 }

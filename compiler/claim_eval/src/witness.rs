@@ -2,13 +2,14 @@
 
 use crate::eval::{compare, Cx, Evaluator, Frame, TraceLine};
 use crate::memo::CallMemo;
-use crate::refusal::Stop;
+use crate::refusal::{Broken, Stop};
 use crate::report::{self, FalseComparison};
 use crate::text::text_of;
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir::{self, ExprKind as H, WitnessStmtKind as S};
 use claim_syntax::ast::BinOp;
 use claim_syntax::Loc;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug)]
@@ -22,11 +23,28 @@ pub struct WitnessReport {
     /// The `--explain` trace, where one was asked for.
     pub trace: Vec<TraceLine>,
     pub duration: Duration,
+    /// The broken facts whose refusal it met (§7), each with whether a
+    /// `refuses` statement expected it there.
+    pub broken: Vec<MetBroken>,
+}
+
+/// A broken fact's refusal, met by a witness or a frontier.
+#[derive(Clone, Debug)]
+pub struct MetBroken {
+    pub fact: Arc<Broken>,
+    /// Met in a `refuses … with` statement naming its code.
+    pub expected: bool,
 }
 
 impl WitnessReport {
     pub fn passed(&self) -> bool {
         self.failure.is_none()
+    }
+
+    /// The broken facts this witness expects: met where a `refuses`
+    /// statement named their code, in a witness that passed.
+    pub fn expects(&self) -> impl Iterator<Item = &Arc<Broken>> {
+        self.broken.iter().filter(|m| m.expected && self.passed()).map(|m| &m.fact)
     }
 }
 
@@ -55,7 +73,8 @@ pub fn run_witness_with<W: crate::World + ?Sized>(
     let mut cx = if trace { Cx::tracing() } else { Cx::default() };
     cx.deadline = limit.map(|l| start + l);
     cx.memo = std::mem::take(memo);
-    let failure = run_stmts(ev, w, &mut cx, limit);
+    let mut broken = Vec::new();
+    let failure = run_stmts(ev, w, &mut cx, limit, &mut broken);
     *memo = std::mem::take(&mut cx.memo);
     WitnessReport {
         name: w.name.clone(),
@@ -64,6 +83,16 @@ pub fn run_witness_with<W: crate::World + ?Sized>(
         failure: failure.map(Box::new),
         trace: cx.trace.unwrap_or_default(),
         duration: start.elapsed(),
+        broken,
+    }
+}
+
+/// Notes the broken fact whose refusal a statement met, if it was one.
+fn met(broken: &mut Vec<MetBroken>, stop: &Stop, expected: bool) {
+    if let Stop::Refused(r) = stop {
+        if let Some(read) = &r.broken {
+            broken.push(MetBroken { fact: read.root.clone(), expected });
+        }
     }
 }
 
@@ -72,6 +101,7 @@ fn run_stmts<W: crate::World + ?Sized>(
     w: &hir::Witness,
     cx: &mut Cx,
     limit: Option<Duration>,
+    broken: &mut Vec<MetBroken>,
 ) -> Option<Diagnostic> {
     let timed_out = |at: Loc| Some(report::timed_out(w, at, limit.unwrap_or_default()));
     let file = w.loc.file;
@@ -79,8 +109,12 @@ fn run_stmts<W: crate::World + ?Sized>(
     let mut frame = Frame::new(w.frame_size, file);
     for stmt in &w.stmts {
         let at = Loc::new(file, stmt.span);
+        let mut meet = |stop: Stop, expected: bool| {
+            met(broken, &stop, expected);
+            stop
+        };
         match &stmt.kind {
-            S::Let { slot, value } => match ev.eval(value, &mut frame, cx) {
+            S::Let { slot, value } => match ev.eval(value, &mut frame, cx).map_err(|s| meet(s, false)) {
                 Ok(v) => frame_set(&mut frame, *slot, v),
                 Err(Stop::Refused(r)) => return Some(report::unexpected_refusal(w, at, &r, texts)),
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
@@ -89,7 +123,7 @@ fn run_stmts<W: crate::World + ?Sized>(
             // `holds e` passes where `e` evaluates without refusing and,
             // where it is a Bool, is true (§5): a Bool is answered without
             // making a value, any other is evaluated and kept only if false.
-            S::Holds(e) => match holds(ev, e, &mut frame, cx) {
+            S::Holds(e) => match holds(ev, e, &mut frame, cx).map_err(|s| meet(s, false)) {
                 Ok(false) => {
                     let culprit = find_false(ev, e, &mut frame);
                     return Some(report::holds_false(w, at, culprit, texts));
@@ -99,7 +133,10 @@ fn run_stmts<W: crate::World + ?Sized>(
                 Err(Stop::Fatal(d)) => return Some(report::fatal_in_witness(w, at, d)),
                 Err(Stop::TimedOut) => return timed_out(at),
             },
-            S::Refuses { expr, code, code_span } => match ev.eval(expr, &mut frame, cx) {
+            S::Refuses { expr, code, code_span } => match ev.eval(expr, &mut frame, cx).map_err(|s| {
+                let expected = matches!(&s, Stop::Refused(r) if r.code == *code);
+                meet(s, expected)
+            }) {
                 Ok(v) => return Some(report::expected_refusal(w, code, at, Loc::new(file, expr.span), &v, texts)),
                 Err(Stop::Refused(r)) if r.code == *code => {}
                 Err(Stop::Refused(r)) => {
@@ -229,16 +266,30 @@ pub struct FrontierReport {
     pub text: String,
     /// `Some` where the frontier has dissolved (a failure).
     pub dissolved: Option<Diagnostic>,
+    /// The broken facts whose refusal its text or condition met (§7).
+    pub broken: Vec<MetBroken>,
 }
 
 /// A frontier is open while its condition is false or refuses (§5).
 pub fn check_frontier<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, f: &hir::Frontier) -> FrontierReport {
     let mut frame = Frame::new(f.frame_size, f.loc.file);
     let mut cx = Cx::default();
-    let text =
-        ev.eval(&f.text, &mut frame, &mut cx).map(|v| text_of(&v)).unwrap_or_else(|_| "(its text refused)".to_string());
+    let mut broken = Vec::new();
+    let text = match ev.eval(&f.text, &mut frame, &mut cx) {
+        Ok(v) => text_of(&v),
+        Err(stop) => {
+            met(&mut broken, &stop, false);
+            "(its text refused)".to_string()
+        }
+    };
     let dissolved = match &f.condition {
-        Some(c) => matches!(ev.eval_bool(c, &mut frame, &mut cx), Ok(true)),
+        Some(c) => match ev.eval_bool(c, &mut frame, &mut cx) {
+            Ok(b) => b,
+            Err(stop) => {
+                met(&mut broken, &stop, false);
+                false
+            }
+        },
         None => false,
     };
     let dissolved = match (&f.condition, dissolved) {
@@ -248,7 +299,7 @@ pub fn check_frontier<W: crate::World + ?Sized>(ev: &Evaluator<'_, W>, f: &hir::
         }
         _ => None,
     };
-    FrontierReport { name: f.name.clone(), module: f.module.clone(), loc: f.loc, dissolved, text }
+    FrontierReport { name: f.name.clone(), module: f.module.clone(), loc: f.loc, dissolved, text, broken }
 }
 
 /// Where the values that made a frontier's condition true came from: the

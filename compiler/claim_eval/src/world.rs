@@ -30,24 +30,110 @@ impl<'a> WorldCall<'a> {
     }
 }
 
+/// Why a world function failed: the `std.world` refusal code a witness
+/// may expect (`refuses receipt with FileMissing`), and the diagnostics
+/// that say what was wrong (the path; the spot inside the JSON).
+#[derive(Clone, Debug)]
+pub struct WorldError {
+    pub code: WorldCode,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A world function's result.
+pub type WorldResult<T> = Result<T, WorldError>;
+
+impl WorldError {
+    pub fn new(code: WorldCode, diagnostic: Diagnostic) -> WorldError {
+        WorldError { code, diagnostics: vec![diagnostic] }
+    }
+
+    pub fn many(code: WorldCode, diagnostics: Vec<Diagnostic>) -> WorldError {
+        WorldError { code, diagnostics }
+    }
+
+    /// A failure of the implementation, not of what it read: never a
+    /// refusal a witness could expect (the run stops, `E0999`).
+    pub fn internal(message: impl Into<String>, at: Loc) -> WorldError {
+        let d = Diagnostic::error("E0999", format!("internal error: {}", message.into())).at_loc(at, "here");
+        WorldError { code: WorldCode::Internal, diagnostics: vec![d] }
+    }
+}
+
+macro_rules! world_codes {
+    ($($code:ident),* $(,)?) => {
+        /// The refusal codes of the world functions, declared in Claim by
+        /// `std.world` (a test keeps the two lists equal).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum WorldCode {
+            $($code,)*
+            /// Not a refusal: the implementation failed (`E0999`).
+            Internal,
+        }
+
+        impl WorldCode {
+            /// Every code a witness may expect, in `std.world`'s order.
+            pub const ALL: &'static [WorldCode] = &[$(WorldCode::$code),*];
+
+            /// The code's name, as a program writes it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(WorldCode::$code => stringify!($code),)*
+                    WorldCode::Internal => "Internal",
+                }
+            }
+        }
+    };
+}
+
+world_codes!(
+    FileMissing,
+    FileUnreadable,
+    OutsideProject,
+    FileTooLarge,
+    NotJson,
+    JsonShape,
+    NotGitRepository,
+    RevisionUnknown,
+    NotAnImage,
+    RefUnknown,
+    NotAnIndex,
+    PlatformRequired,
+    PlatformUnknown,
+    BlobMissing,
+    BlobMismatch,
+    LayerContentMismatch,
+    MediaTypeUnsupported,
+    NotAKey,
+    NotAnEnvelope,
+    PayloadTypeUnsupported,
+    NotBase64,
+    ThresholdUnmet,
+    KeylessUnsupported,
+);
+
+impl WorldCode {
+    /// What an IO error reading a file the program names means: missing,
+    /// or there and unreadable.
+    pub fn of_io(e: &std::io::Error) -> WorldCode {
+        match e.kind() {
+            std::io::ErrorKind::NotFound => WorldCode::FileMissing,
+            _ => WorldCode::FileUnreadable,
+        }
+    }
+}
+
 pub trait World {
     /// Reads a JSON file and decodes it into `ty`.
-    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> Result<Value, Vec<Diagnostic>>;
+    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> WorldResult<Value>;
     /// SHA-256 of a file's bytes.
-    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>>;
+    fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]>;
     /// SHA-512 of a file's bytes.
-    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>>;
+    fn file_sha512(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 64]>;
     /// The git tree id of a directory.
-    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>>;
+    fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]>;
     /// The image tagged `reference` in the OCI image layout at the path,
     /// as a value of `ty` (`std.oci.Image`), every blob verified.
-    fn oci_image(
-        &self,
-        call: &WorldCall<'_>,
-        reference: &str,
-        ty: &Ty,
-        types: &Types,
-    ) -> Result<Value, Vec<Diagnostic>>;
+    fn oci_image(&self, call: &WorldCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value>;
 }
 
 /// A world with nothing in it: every call is an error. For programs
@@ -55,26 +141,46 @@ pub trait World {
 pub struct NoWorld;
 
 impl NoWorld {
-    fn refuse(call: &WorldCall<'_>) -> Vec<Diagnostic> {
-        vec![Diagnostic::error("E0302", format!("cannot read `{}` here", call.path))
-            .at_loc(call.call, "no files are available in this run")]
+    fn refuse(call: &WorldCall<'_>) -> WorldError {
+        let d = Diagnostic::error("E0302", format!("cannot read `{}` here", call.path))
+            .at_loc(call.call, "no files are available in this run");
+        WorldError::new(WorldCode::FileMissing, d)
     }
 }
 
 impl World for NoWorld {
-    fn load(&self, call: &WorldCall<'_>, _: &Ty, _: &Types) -> Result<Value, Vec<Diagnostic>> {
+    fn load(&self, call: &WorldCall<'_>, _: &Ty, _: &Types) -> WorldResult<Value> {
         Err(NoWorld::refuse(call))
     }
-    fn file_sha256(&self, call: &WorldCall<'_>) -> Result<[u8; 32], Vec<Diagnostic>> {
+    fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]> {
         Err(NoWorld::refuse(call))
     }
-    fn file_sha512(&self, call: &WorldCall<'_>) -> Result<[u8; 64], Vec<Diagnostic>> {
+    fn file_sha512(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 64]> {
         Err(NoWorld::refuse(call))
     }
-    fn git_tree(&self, call: &WorldCall<'_>) -> Result<[u8; 20], Vec<Diagnostic>> {
+    fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]> {
         Err(NoWorld::refuse(call))
     }
-    fn oci_image(&self, call: &WorldCall<'_>, _: &str, _: &Ty, _: &Types) -> Result<Value, Vec<Diagnostic>> {
+    fn oci_image(&self, call: &WorldCall<'_>, _: &str, _: &Ty, _: &Types) -> WorldResult<Value> {
         Err(NoWorld::refuse(call))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WorldCode;
+
+    /// `std.world` declares exactly the codes the world functions refuse
+    /// with, in the same order.
+    #[test]
+    fn std_world_declares_every_world_code() {
+        let source = claim_sema::stdlib::source("std.world").expect("std.world");
+        let declared: Vec<&str> = source
+            .lines()
+            .filter_map(|l| l.strip_prefix("refusal "))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        let codes: Vec<&str> = WorldCode::ALL.iter().map(|c| c.name()).collect();
+        assert_eq!(declared, codes);
     }
 }

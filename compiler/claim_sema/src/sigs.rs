@@ -89,7 +89,8 @@ pub struct ModuleSigs {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-const PRIMITIVES: &[&str] = &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "Sha512", "Json", "List", "Option", "Map"];
+const PRIMITIVES: &[&str] =
+    &["Bool", "Int", "Text", "Duration", "Sha256", "Sha1", "Sha512", "Json", "List", "Option", "Map"];
 
 /// Resolves type expressions in one module's scope.
 pub struct TypeResolver<'a> {
@@ -230,7 +231,10 @@ impl ModuleSigs {
                         }
                         d.push(e);
                     }
-                    Some(TypeDef::Record { fields: Fields::new(fields(&r, &rec.fields, camel, &mut d)), open: rec.open })
+                    Some(TypeDef::Record {
+                        fields: Fields::new(fields(&r, &rec.fields, camel, &mut d)),
+                        open: rec.open,
+                    })
                 }
                 ItemKind::Enum { variants, .. } => {
                     let mut seen = BTreeSet::new();

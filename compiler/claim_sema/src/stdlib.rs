@@ -11,6 +11,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("std.extension", include_str!("../../../stdlib/extension.claim")),
     ("std.evidence", include_str!("../../../stdlib/evidence.claim")),
     ("std.budget", include_str!("../../../stdlib/budget.claim")),
+    ("std.world", include_str!("../../../stdlib/world.claim")),
 ];
 
 pub fn source(module: &str) -> Option<&'static str> {

@@ -397,7 +397,9 @@ impl Checker<'_> {
         if b == B::Sort {
             if let Some(t) = &elem {
                 let under = self.newtype_of(t).cloned().unwrap_or_else(|| t.clone());
-                if !matches!(under, Ty::Int | Ty::Duration | Ty::Text | Ty::Sha256 | Ty::Sha1 | Ty::Sha512) && !t.is_lenient() {
+                if !matches!(under, Ty::Int | Ty::Duration | Ty::Text | Ty::Sha256 | Ty::Sha1 | Ty::Sha512)
+                    && !t.is_lenient()
+                {
                     self.error(
                         Diagnostic::error("E0203", format!("`sort` cannot order `{t}`"))
                             .at(self.file, xs.span, format!("a list of `{t}`"))

@@ -62,8 +62,11 @@ fn field_name(f: &FieldDecl, camel: bool, file: FileId, diags: &mut Vec<Diagnost
         return;
     }
     let snake = to_snake(name);
-    let mut d = Diagnostic::warning("W0001", format!("field `{name}` should be snake_case"))
-        .at(file, f.name.span, "not snake_case");
+    let mut d = Diagnostic::warning("W0001", format!("field `{name}` should be snake_case")).at(
+        file,
+        f.name.span,
+        "not snake_case",
+    );
     d = if f.json_key.is_some() || (camel && crate::sigs::camel_case(&snake) == name) {
         d.with_help(format!("write `{snake}`: the field's JSON key stays as it is"))
     } else {

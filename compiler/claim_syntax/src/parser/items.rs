@@ -52,8 +52,8 @@ fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
     // A dotted name (`image.name: Text`, a key as buildx writes it) is one
     // error that says how to read that key; the field is kept, named
     // `image_name` and read from `image.name`, so nothing follows from it.
-    let name = ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>().validate(
-        |parts: Vec<Ident>, e, emitter| {
+    let name =
+        ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>().validate(|parts: Vec<Ident>, e, emitter| {
             let span: SimpleSpan = e.span();
             if parts.len() == 1 {
                 if let Some(only) = parts.into_iter().next() {
@@ -71,14 +71,11 @@ fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
                 ),
             ));
             (Some(key), Ident { name: name.into(), span: span.into() })
-        },
-    );
-    let field = attr
-        .or_not()
-        .then(name)
-        .then_ignore(punct(":"))
-        .then(type_expr())
-        .map(|((json_key, (dotted_key, name)), ty)| Some(FieldDecl { name, ty, json_key: json_key.or(dotted_key) }));
+        });
+    let field =
+        attr.or_not().then(name).then_ignore(punct(":")).then(type_expr()).map(
+            |((json_key, (dotted_key, name)), ty)| Some(FieldDecl { name, ty, json_key: json_key.or(dotted_key) }),
+        );
     field.or(punct("..").to(None)).separated_by(punct(",")).allow_trailing().collect::<Vec<_>>().map(|fs| {
         let open = fs.iter().any(Option::is_none);
         (fs.into_iter().flatten().collect(), open)
@@ -111,10 +108,8 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<
         .map(|(name, underlying)| ItemKind::Newtype { name, underlying });
 
     // `@json(camelCase) record …`: how the fields' JSON keys are written.
-    let json_case = punct("@")
-        .ignore_then(ident())
-        .then(ident().delimited_by(punct("("), punct(")")))
-        .validate(|(attr, case), e, emitter| {
+    let json_case = punct("@").ignore_then(ident()).then(ident().delimited_by(punct("("), punct(")"))).validate(
+        |(attr, case), e, emitter| {
             // The case's name is checked with the record (`E0224`).
             if attr.name != "json" {
                 emitter.emit(E::custom(
@@ -123,7 +118,8 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<
                 ));
             }
             case
-        });
+        },
+    );
     let record = json_case
         .or_not()
         .then_ignore(kw(Keyword::Record))

@@ -417,7 +417,10 @@ fn item_chunks(tokens: &[(Tok, Span)]) -> Vec<std::ops::Range<usize>> {
                 (_, Some(Tok::Punct(RawToken::RParen))) => (i.saturating_sub(12)..i - 1)
                     .rev()
                     .find(|&j| at(j) == Some(&Tok::Punct(RawToken::LParen)))
-                    .filter(|&j| j >= 2 && matches!((at(j - 2), at(j - 1)), (Some(Tok::Punct(RawToken::At)), Some(Tok::Ident(_)))))
+                    .filter(|&j| {
+                        j >= 2
+                            && matches!((at(j - 2), at(j - 1)), (Some(Tok::Punct(RawToken::At)), Some(Tok::Ident(_))))
+                    })
                     .map_or(i, |j| j - 2),
                 _ => i,
             };
