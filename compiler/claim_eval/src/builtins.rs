@@ -78,6 +78,36 @@ fn parse_digest(kind: DigestKind, s: &str, loc: Loc) -> Eval<Value> {
 /// Texts it builds are at most `max_len` bytes (`--max-value-len`; longer
 /// is `E0407`), as `++` and interpolation are.
 pub fn call(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
+    let v = compute(b, args, max_len, loc)?;
+    // A text made from a receipt's value keeps where that came from: a
+    // refusal whose message names it points into the receipt (§7).
+    let how = match b {
+        B::TextOf => "text",
+        B::Hex => "hex",
+        B::Take => "take",
+        B::Lower => "lower",
+        B::Upper => "upper",
+        B::Trim => "trim",
+        B::Replace => "replace",
+        B::Split => "split",
+        _ => return Ok(v),
+    };
+    let Some(origin) = crate::value::Origin::through(args.first().and_then(|a| a.origin.as_ref()), how) else {
+        return Ok(v);
+    };
+    Ok(match v.kind {
+        V::List(parts) if b == B::Split => Value::list(
+            Arc::try_unwrap(parts)
+                .unwrap_or_else(|shared| (*shared).clone())
+                .into_iter()
+                .map(|p| p.with_origin(origin.clone()))
+                .collect(),
+        ),
+        _ => v.with_origin(origin),
+    })
+}
+
+fn compute(b: B, args: &[&Value], max_len: usize, loc: Loc) -> Eval<Value> {
     let text = |i: usize| args.get(i).and_then(|v| v.as_text()).ok_or_else(|| bad(b));
     let list = |i: usize| args.get(i).and_then(|v| v.as_list()).ok_or_else(|| bad(b));
     let ints = |i: usize| -> Eval<i64> { args.get(i).and_then(|v| v.as_int()).ok_or_else(|| bad(b)) };

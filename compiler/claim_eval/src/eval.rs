@@ -235,21 +235,35 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 // part builds its own), then copied once into its value.
                 let mut s = std::mem::take(&mut cx.text);
                 s.clear();
+                // Where the first part that came from somewhere did: a
+                // text made from a receipt's value points back at it.
+                let mut origin = None;
                 for p in parts {
                     match p {
                         hir::TextPart::Lit(t) => s.push_str(t),
                         // A part that is a place (`{i.name}`) is written
                         // from where it is, not copied out first.
                         hir::TextPart::Expr(x) => match self.place(x, frame) {
-                            Some(v) => push_text(&mut s, v, self.max_len),
-                            None => push_text(&mut s, &self.eval(x, frame, cx)?, self.max_len),
+                            Some(v) => {
+                                push_text(&mut s, v, self.max_len);
+                                if origin.is_none() {
+                                    origin = Origin::through(v.origin.as_ref(), "interpolation");
+                                }
+                            }
+                            None => {
+                                let v = self.eval(x, frame, cx)?;
+                                push_text(&mut s, &v, self.max_len);
+                                if origin.is_none() {
+                                    origin = Origin::through(v.origin.as_ref(), "interpolation");
+                                }
+                            }
                         },
                     }
                     if s.len() > self.max_len {
                         return Err(too_long(self.max_len, "this text makes at least", s.len().to_string(), true, loc));
                     }
                 }
-                let v = Value::new(V::Text(Arc::from(s.as_str())));
+                let v = Value { kind: V::Text(Arc::from(s.as_str())), origin };
                 if s.capacity() <= TEXT_BUFFER {
                     cx.text = s;
                 }

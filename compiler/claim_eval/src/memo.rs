@@ -59,6 +59,7 @@ fn origin_id(o: Option<&Origin>) -> (u8, u64, u64) {
         Some(Origin::Fact(f)) => (3, ptr(f) as u64, 0),
         Some(Origin::Fold(f)) => (4, ptr(f) as u64, 0),
         Some(Origin::Hashed(h)) => (5, ptr(h) as u64, 0),
+        Some(Origin::Derived(d)) => (6, ptr(d) as u64, 0),
     }
 }
 

@@ -69,11 +69,15 @@ pub fn compare(op: BinOp, kind: OpKind, l: &Value, r: &Value) -> Option<bool> {
 pub(crate) fn arith(op: BinOp, kind: OpKind, l: &Value, r: &Value, loc: Loc) -> Eval<Value> {
     let overflow = || refusal("Overflow", format!("{} {} {} overflows", show(l), op.symbol(), show(r)), loc);
     match (kind, &l.kind, &r.kind) {
-        (OpKind::Text, V::Text(a), V::Text(b)) => Ok(Value::new(V::Text(match (a.is_empty(), b.is_empty()) {
-            (_, true) => a.clone(),
-            (true, false) => b.clone(),
-            (false, false) => crate::value::joined_text(&[a, b]),
-        }))),
+        (OpKind::Text, V::Text(a), V::Text(b)) => Ok(Value {
+            kind: V::Text(match (a.is_empty(), b.is_empty()) {
+                (_, true) => a.clone(),
+                (true, false) => b.clone(),
+                (false, false) => crate::value::joined_text(&[a, b]),
+            }),
+            // Where the first operand that came from somewhere did.
+            origin: Origin::through(l.origin.as_ref(), "++").or_else(|| Origin::through(r.origin.as_ref(), "++")),
+        }),
         (OpKind::List, V::List(a), V::List(b)) => Ok(Value::list(concat_lists(a.clone(), b.clone()))),
         (OpKind::Int, V::Int(a), V::Int(b)) => {
             let v = match op {

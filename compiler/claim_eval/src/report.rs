@@ -29,6 +29,24 @@ pub fn origin_label(v: &Value, what: &str, not_at: Loc, texts: Texts<'_>) -> Opt
         },
         Origin::Fold(f) => (f.loc, format!("{what} is the key fold of {} parts computed here", f.parts.len())),
         Origin::Hashed(h) => (h.loc, format!("{what} is `{}` of `{}`, computed here", h.function, h.path)),
+        Origin::Derived(d) => {
+            let steps: Vec<String> = d.through.iter().map(|s| format!("`{s}`")).collect();
+            let through = match steps.as_slice() {
+                [init @ .., last] if !init.is_empty() => format!("{} and {last}", init.join(", ")),
+                _ => steps.join(""),
+            };
+            let (loc, source) = match &d.from {
+                Origin::Json(at) => match texts(at.file).and_then(|doc| crate::json::path_at(&doc, at.span)) {
+                    Some(path) => (*at, format!("`{path}`")),
+                    None => (*at, "here".to_string()),
+                },
+                Origin::Fact(f) => (f.loc, format!("the fact `{}`", f.name)),
+                Origin::Fold(f) => (f.loc, "the key fold computed here".to_string()),
+                Origin::Hashed(h) => (h.loc, format!("`{}` of `{}`, computed here", h.function, h.path)),
+                Origin::Literal(_) | Origin::Derived(_) => return None,
+            };
+            (loc, format!("{what} was made through {through} from {source}"))
+        }
     };
     (!contains(not_at, loc)).then_some((loc, text))
 }

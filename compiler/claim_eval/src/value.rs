@@ -25,6 +25,35 @@ pub enum Origin {
     Fold(Arc<FoldOrigin>),
     /// A digest of files computed by `file_sha256` or `git_tree`.
     Hashed(Arc<HashOrigin>),
+    /// A value made from another by what a reviewer follows back (`split`,
+    /// `take`, `++`, `hex`, `text()`, interpolation): where that one came
+    /// from, and through what.
+    Derived(Arc<DerivedOrigin>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerivedOrigin {
+    /// Never itself `Derived`: a chain is one origin with every step.
+    pub from: Origin,
+    /// The steps, first first (`split`, `take`).
+    pub through: Vec<&'static str>,
+}
+
+impl Origin {
+    /// The origin of a value made from a value of origin `from` through
+    /// `how`: none where that one has none, or is a literal (the program
+    /// text says where it came from).
+    pub fn through(from: Option<&Origin>, how: &'static str) -> Option<Origin> {
+        let (from, mut through) = match from? {
+            Origin::Literal(_) => return None,
+            Origin::Derived(d) => (d.from.clone(), d.through.clone()),
+            o => (o.clone(), Vec::new()),
+        };
+        if through.last() != Some(&how) {
+            through.push(how);
+        }
+        Some(Origin::Derived(Arc::new(DerivedOrigin { from, through })))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
