@@ -43,18 +43,16 @@ pub(crate) fn report(ran: Ran<'_>, sources: &Sources, opts: &BatchOptions, warni
         }
         let failures: Vec<&Diagnostic> = reports.iter().filter_map(|r| r.failure.as_deref()).collect();
         let dissolved: Vec<&Diagnostic> = frontiers.iter().filter_map(|f| f.dissolved.as_ref()).collect();
-        let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
-        for d in failures.iter().chain(dissolved.iter()) {
-            out.push('\n');
-            out.push_str(&renderer.render(d));
-        }
         // Each broken fact no witness expected, once, after the verdicts
         // it caused.
         let unexpected: Vec<&BrokenReport> = broken.iter().filter(|b| !b.expected).collect();
-        for d in unexpected.iter().flat_map(|b| &b.diagnostics) {
-            out.push('\n');
-            out.push_str(&renderer.render(d));
-        }
+        let shown: Vec<&Diagnostic> = failures
+            .iter()
+            .chain(dissolved.iter())
+            .copied()
+            .chain(unexpected.iter().flat_map(|b| &b.diagnostics))
+            .collect();
+        out.push_str(&render_in_parts(&shown, sources, opts));
         for r in reports {
             let wanted = match opts.explain {
                 Explain::Off => false,
@@ -112,6 +110,29 @@ pub(crate) fn report(ran: Ran<'_>, sources: &Sources, opts: &BatchOptions, warni
         Output { stdout: out, stderr: warnings, code }
     })
 }
+
+/// The diagnostics, rendered in order: in a part for each job where there
+/// are many (a run where one receipt in ten is stale renders thousands,
+/// each with its excerpts), each part with its own renderer.
+fn render_in_parts(shown: &[&Diagnostic], sources: &Sources, opts: &BatchOptions) -> String {
+    let render = |part: &[&Diagnostic]| {
+        let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
+        let mut out = String::new();
+        for d in part {
+            out.push('\n');
+            out.push_str(&renderer.render(d));
+        }
+        out
+    };
+    if opts.jobs <= 1 || shown.len() < BESIDE_DIAGNOSTICS {
+        return render(shown);
+    }
+    let parts: Vec<&[&Diagnostic]> = shown.chunks(shown.len().div_ceil(opts.jobs)).collect();
+    crate::par::map(&parts, opts.jobs, |part| render(part)).concat()
+}
+
+/// Fewer diagnostics than this are rendered on the report's own thread.
+const BESIDE_DIAGNOSTICS: usize = 32;
 
 /// The open frontiers' block of the report (empty where none is open).
 fn open_frontiers(frontiers: &[FrontierReport], sources: &Sources) -> String {

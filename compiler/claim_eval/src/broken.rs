@@ -61,23 +61,44 @@ pub fn broken_reports(
     quiet: &[WitnessReport],
     frontiers: &[FrontierReport],
 ) -> Vec<BrokenReport> {
+    if broken.is_empty() {
+        return Vec::new();
+    }
+    // By the address of each `Broken`: one pass over the reports, however
+    // many facts broke (a run where one receipt in ten is stale has
+    // thousands of both).
+    let mut met: rustc_hash::FxHashMap<*const Broken, (bool, Vec<Arc<str>>)> =
+        broken.iter().map(|b| (Arc::as_ptr(b), (false, Vec::new()))).collect();
+    for w in witnesses {
+        for m in &w.broken {
+            if let Some((expected, readers)) = met.get_mut(&Arc::as_ptr(&m.fact)) {
+                *expected |= m.expected && w.passed();
+                if !readers.contains(&w.name) {
+                    readers.push(w.name.clone());
+                }
+            }
+        }
+    }
+    for w in quiet {
+        for e in w.expects() {
+            if let Some((expected, _)) = met.get_mut(&Arc::as_ptr(e)) {
+                *expected = true;
+            }
+        }
+    }
+    for f in frontiers {
+        for m in &f.broken {
+            if let Some((_, readers)) = met.get_mut(&Arc::as_ptr(&m.fact)) {
+                if !readers.contains(&f.name) {
+                    readers.push(f.name.clone());
+                }
+            }
+        }
+    }
     broken
         .iter()
         .map(|b| {
-            let met = |m: &crate::witness::MetBroken| Arc::ptr_eq(&m.fact, b);
-            let expected = witnesses.iter().chain(quiet).any(|w| w.expects().any(|e| Arc::ptr_eq(e, b)));
-            let mut readers: Vec<Arc<str>> = Vec::new();
-            let mut add = |name: &Arc<str>| {
-                if !readers.contains(name) {
-                    readers.push(name.clone());
-                }
-            };
-            for w in witnesses.iter().filter(|w| w.broken.iter().any(met)) {
-                add(&w.name);
-            }
-            for f in frontiers.iter().filter(|f| f.broken.iter().any(met)) {
-                add(&f.name);
-            }
+            let (expected, readers) = met.remove(&Arc::as_ptr(b)).unwrap_or_default();
             let diagnostics = if expected { Vec::new() } else { shown(b, &readers) };
             BrokenReport { fact: b.clone(), expected, readers, diagnostics }
         })

@@ -52,7 +52,9 @@ fn loc_of(v: &Value) -> Option<(Loc, Option<FileId>)> {
         Origin::Hashed(h) => Some((h.loc, None)),
         Origin::Json(at) => Some((*at, Some(at.file))),
         // Made from a value, not the value: where that came from.
-        Origin::Derived(d) => loc_of(&Value { kind: V::Bool(false), origin: Some(d.from.clone()) }).map(|(l, _)| (l, None)),
+        Origin::Derived(d) => {
+            loc_of(&Value { kind: V::Bool(false), origin: Some(d.from.clone()) }).map(|(l, _)| (l, None))
+        }
     }
 }
 
