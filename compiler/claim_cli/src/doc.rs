@@ -73,3 +73,49 @@ pub fn stdlib_markdown() -> String {
     }
     out
 }
+
+/// `claimc explain CODE` of a refusal code the standard library declares
+/// (`FileMissing`, `NotBuilt`, …) or that is built in (`Overflow`, …):
+/// where it is declared, its summary and documentation, and how a witness
+/// expects it. `None` for any other name.
+pub fn refusal_explanation(code: &str) -> Option<String> {
+    const BUILT_IN: &[(&str, &str)] = &[
+        ("Overflow", "an `Int` operation overflowed (`+ - *` past i64, or `parse_int` of a value beyond it)"),
+        ("DivisionByZero", "an `Int` was divided by zero"),
+        ("MalformedDigest", "`parse_sha256`, `parse_sha1` or `parse_sha512` was given text that is not a digest"),
+        ("MalformedInt", "`parse_int` was given text that is not an optional `-` and decimal digits"),
+    ];
+    if let Some((name, what)) = BUILT_IN.iter().find(|(n, _)| n.eq_ignore_ascii_case(code)) {
+        return Some(format!(
+            "# {name}: a built-in refusal\n\n{what}.\n\nBuilt-in codes are declared in every program, without a `use`; a witness expects one with `refuses e with {name}`.\n"
+        ));
+    }
+    for (module, src) in crate::stdlib::MODULES {
+        let parsed = claim_syntax::parse_module(src);
+        for item in &parsed.module.items {
+            let ItemKind::Refusal { name, summary } = &item.kind else { continue };
+            if !name.name.eq_ignore_ascii_case(code) {
+                continue;
+            }
+            let mut out = format!("# {}: a refusal of `{module}`\n\n{summary}\n", name.name);
+            if !item.docs.is_empty() {
+                let _ = write!(out, "\n{}\n", item.docs.join("\n"));
+            }
+            if *module == "std.world" {
+                let _ = write!(
+                    out,
+                    "\nA world function that fails refuses with it, with the diagnostic that says what was wrong (the path, the spot in the JSON). The fact that called it is broken: every witness that reads the fact meets this refusal, and a broken fact that no passing witness expects fails the run (exit 2). Where the input must be rejected, state it: `use std.world.{{{0}}}`, then `refuses fact with {0}`.\n",
+                    name.name
+                );
+            } else {
+                let _ = write!(
+                    out,
+                    "\nNamed once some module uses `{module}` (codes are global); a witness expects it with `refuses e with {}`.\n",
+                    name.name
+                );
+            }
+            return Some(out);
+        }
+    }
+    None
+}

@@ -236,6 +236,20 @@ fn claimc_explains_every_code() {
 }
 
 #[test]
+fn claimc_explains_every_world_code_and_standard_refusal() {
+    for code in claim_eval::WorldCode::ALL {
+        let (status, out, _) = claimc(&["explain", code.name()]);
+        assert_eq!(status, 0, "{}", code.name());
+        assert!(out.starts_with(&format!("# {}: a refusal of `std.world`", code.name())), "{out}");
+        assert!(out.contains(&format!("refuses fact with {}", code.name())), "{out}");
+    }
+    for code in ["NotBuilt", "Overflow", "malformeddigest"] {
+        let (status, out, _) = claimc(&["explain", code]);
+        assert_eq!(status, 0, "{code}: {out}");
+    }
+}
+
+#[test]
 fn claimc_check_compiles_without_running() {
     let (code, _, err) = claimc(&["check", "tests/fixtures/check/clean.claim"]);
     assert_eq!(code, 0, "{err}");

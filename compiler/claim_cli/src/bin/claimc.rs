@@ -73,7 +73,8 @@ enum Command {
     },
     /// Run the language server on standard input and output (for editors).
     Lsp,
-    /// Print the explanation of a diagnostic code, e.g. `claimc explain E0203`
+    /// Print the explanation of a diagnostic code (`claimc explain E0203`)
+    /// or of a standard refusal code (`claimc explain FileMissing`)
     /// (without a code: every code and its title).
     Explain { code: Option<String> },
 }
@@ -105,6 +106,12 @@ fn main() {
         }
         Command::Explain { code: Some(code) } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
+            // A refusal code: the world's and the standard library's.
+            None if claim_cli::doc::refusal_explanation(&code).is_some() => Output {
+                stdout: claim_cli::doc::refusal_explanation(&code).unwrap_or_default(),
+                stderr: String::new(),
+                code: 0,
+            },
             None => {
                 let normal = claim_diagnostics::codes::normalize(&code);
                 let codes = claim_diagnostics::codes::CODES.iter().map(|(c, _, _)| *c);
