@@ -6,10 +6,9 @@
 
 use crate::world::FsWorld;
 use claim_eval::incremental::{EvalDb, WorldFile, WorldRead};
-use claim_eval::{Types, Value, World, WorldCall, WorldResult};
+use claim_eval::{Types, Value, World, WorldCall};
 use claim_sema::hir::WorldFn;
 use claim_sema::ty::Ty;
-use claim_syntax::token::DigestKind;
 use claim_syntax::FileId;
 use rustc_hash::FxHashMap as HashMap;
 use salsa::Setter;
@@ -22,7 +21,8 @@ struct ReadKey {
     kind: WorldFn,
     from: FileId,
     path: String,
-    reference: Option<String>,
+    /// The arguments after the path, as text (`oci_image`'s reference, …).
+    args: Vec<String>,
     ty: Ty,
     /// Which type definitions decode it, by identity: a program whose
     /// types changed reads again. (The `Read` keeps them alive, so the
@@ -34,6 +34,7 @@ struct ReadKey {
 struct Read {
     file: WorldFile,
     resolved: Option<PathBuf>,
+    args: Vec<Value>,
     ty: Ty,
     types: Types,
     call: claim_syntax::Loc,
@@ -112,7 +113,7 @@ impl CliDb {
                     let call = WorldCall { path: &key.path, from: key.from, call: read.call, literal: read.literal };
                     updates.push((
                         read.file,
-                        perform(&world, key.kind, &call, key.reference.as_deref(), &read.ty, &read.types),
+                        world.read(key.kind, &call, &read.args, &read.ty, &read.types),
                     ));
                 }
             }
@@ -122,23 +123,6 @@ impl CliDb {
             file.set_value(self).to(WorldRead(Arc::new(value)));
         }
         n
-    }
-}
-
-fn perform(
-    world: &FsWorld,
-    kind: WorldFn,
-    call: &WorldCall<'_>,
-    reference: Option<&str>,
-    ty: &Ty,
-    types: &Types,
-) -> WorldResult<Value> {
-    match kind {
-        WorldFn::Load => world.load(call, ty, types),
-        WorldFn::FileSha256 => world.file_sha256(call).map(|d| Value::digest(DigestKind::Sha256, &d)),
-        WorldFn::FileSha512 => world.file_sha512(call).map(|d| Value::digest(DigestKind::Sha512, &d)),
-        WorldFn::GitTree => world.git_tree(call).map(|d| Value::digest(DigestKind::Sha1, &d)),
-        WorldFn::OciImage => world.oci_image(call, reference.unwrap_or_default(), ty, types),
     }
 }
 
@@ -163,23 +147,16 @@ impl EvalDb for CliDb {
         Some(Arc::new(move |file| world.json_text(file)))
     }
 
-    fn world_file(
-        &self,
-        kind: WorldFn,
-        call: &WorldCall<'_>,
-        reference: Option<&str>,
-        ty: &Ty,
-        types: &Types,
-    ) -> WorldFile {
+    fn world_file(&self, kind: WorldFn, call: &WorldCall<'_>, args: &[Value], ty: &Ty, types: &Types) -> WorldFile {
         if !self.record_reads {
-            let value = perform(&self.world, kind, call, reference, ty, types);
+            let value = self.world.read(kind, call, args, ty, types);
             return WorldFile::new(self, WorldRead(Arc::new(value)));
         }
         let key = ReadKey {
             kind,
             from: call.from,
             path: call.path.to_string(),
-            reference: reference.map(str::to_string),
+            args: args.iter().map(claim_eval::text::text_of).collect(),
             ty: ty.clone(),
             types: std::sync::Arc::as_ptr(types) as usize,
         };
@@ -187,12 +164,20 @@ impl EvalDb for CliDb {
             return read;
         }
         let resolved = self.world.resolve_and_keep(call).ok().map(|t| t.path);
-        let value = perform(&self.world, kind, call, reference, ty, types);
+        let value = self.world.read(kind, call, args, ty, types);
         let file = WorldFile::new(self, WorldRead(Arc::new(value)));
         if let Ok(mut reads) = self.reads.lock() {
             reads.insert(
                 key,
-                Read { file, resolved, ty: ty.clone(), types: types.clone(), call: call.call, literal: call.literal },
+                Read {
+                    file,
+                    resolved,
+                    args: args.to_vec(),
+                    ty: ty.clone(),
+                    types: types.clone(),
+                    call: call.call,
+                    literal: call.literal,
+                },
             );
         }
         file

@@ -6,6 +6,7 @@ use crate::project::Kind;
 use claim_diagnostics::{Diagnostic, NewFile, Sources};
 use claim_eval::json;
 use claim_eval::{Types, Value, World, WorldCall, WorldCode, WorldError, WorldResult};
+use claim_sema::hir::WorldFn;
 use claim_sema::ty::Ty;
 use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Span};
@@ -723,6 +724,21 @@ fn digest_of<H: sha2::Digest>(f: &std::fs::File) -> std::io::Result<(Vec<u8>, bo
 }
 
 impl World for FsWorld {
+    fn read(&self, kind: WorldFn, call: &WorldCall<'_>, args: &[Value], ty: &Ty, types: &Types) -> WorldResult<Value> {
+        let text = |i: usize| {
+            args.get(i).and_then(Value::as_text).ok_or_else(|| WorldError::internal("a world call's argument", call.call))
+        };
+        match kind {
+            WorldFn::Load => self.load(call, ty, types),
+            WorldFn::FileSha256 => self.file_sha256(call).map(|d| Value::digest(DigestKind::Sha256, &d)),
+            WorldFn::FileSha512 => self.file_sha512(call).map(|d| Value::digest(DigestKind::Sha512, &d)),
+            WorldFn::GitTree => self.git_tree(call).map(|d| Value::digest(DigestKind::Sha1, &d)),
+            WorldFn::OciImage => self.oci_image(call, text(0)?, ty, types),
+        }
+    }
+}
+
+impl FsWorld {
     fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> WorldResult<Value> {
         let (target, text, fid) = match self.read_before(call) {
             Some(read) => read,

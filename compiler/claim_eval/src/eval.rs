@@ -10,7 +10,6 @@ use claim_sema::hir::{self, Builtin, ExprKind as H, Lit, OpKind};
 use claim_sema::ty::GlobalName;
 use claim_sema::Compiled;
 use claim_syntax::ast::BinOp;
-use claim_syntax::token::DigestKind;
 use claim_syntax::{FileId, Loc, Span};
 use std::sync::Arc;
 
@@ -696,26 +695,14 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         };
         let args = self.eval_all(rest, frame, cx)?;
         let call = WorldCall::new(path, frame.file(), loc, hir_args.first());
-        let result = match w {
-            hir::WorldFn::Load => self.world.load(&call, ty, self.types()),
-            // A digest remembers what it hashed, for a diagnostic to say
-            // which file's bytes differ from what a receipt states.
-            hir::WorldFn::FileSha256 => self
-                .world
-                .file_sha256(&call)
-                .map(|d| hashed(Value::digest(DigestKind::Sha256, &d), "file_sha256", path, loc)),
-            hir::WorldFn::FileSha512 => self
-                .world
-                .file_sha512(&call)
-                .map(|d| hashed(Value::digest(DigestKind::Sha512, &d), "file_sha512", path, loc)),
-            hir::WorldFn::GitTree => {
-                self.world.git_tree(&call).map(|d| hashed(Value::digest(DigestKind::Sha1, &d), "git_tree", path, loc))
+        // A digest remembers what it hashed, for a diagnostic to say which
+        // file's bytes differ from what a receipt states.
+        let result = self.world.read(w, &call, &args, ty, self.types()).map(|v| match w {
+            hir::WorldFn::FileSha256 | hir::WorldFn::FileSha512 | hir::WorldFn::GitTree => {
+                hashed(v, w.name(), path, loc)
             }
-            hir::WorldFn::OciImage => {
-                let reference = args.first().and_then(Value::as_text).ok_or_else(|| internal("oci_image reference"))?;
-                self.world.oci_image(&call, reference, ty, self.types())
-            }
-        };
+            _ => v,
+        });
         result.map_err(|e| match e.code {
             crate::world::WorldCode::Internal => Stop::Fatal(e.diagnostics),
             code => {

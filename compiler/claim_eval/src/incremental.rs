@@ -93,14 +93,7 @@ pub trait EvalDb: claim_sema::Db {
         None
     }
 
-    fn world_file(
-        &self,
-        kind: WorldFn,
-        call: &WorldCall<'_>,
-        reference: Option<&str>,
-        ty: &Ty,
-        types: &Types,
-    ) -> WorldFile;
+    fn world_file(&self, kind: WorldFn, call: &WorldCall<'_>, args: &[Value], ty: &Ty, types: &Types) -> WorldFile;
 
     /// Where the texts of the JSON files the world read are, for the
     /// JSONPath a diagnostic names (`Evaluator::with_texts`).
@@ -115,46 +108,9 @@ struct DbWorld<'a> {
     db: &'a dyn EvalDb,
 }
 
-impl DbWorld<'_> {
-    fn read(
-        &self,
-        kind: WorldFn,
-        call: &WorldCall<'_>,
-        reference: Option<&str>,
-        ty: &Ty,
-        types: &Types,
-    ) -> WorldResult<Value> {
-        (*self.db.world_file(kind, call, reference, ty, types).value(self.db).0).clone()
-    }
-
-    fn digest<const N: usize>(&self, kind: WorldFn, call: &WorldCall<'_>, ty: Ty) -> WorldResult<[u8; N]> {
-        let v = self.read(kind, call, None, &ty, &Types::default())?;
-        match &v.kind {
-            crate::V::Digest(_, bytes) if bytes.len() == N => {
-                let mut out = [0u8; N];
-                out.copy_from_slice(bytes);
-                Ok(out)
-            }
-            _ => Err(WorldError::internal("a world read gave no digest", call.call)),
-        }
-    }
-}
-
 impl World for DbWorld<'_> {
-    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> WorldResult<Value> {
-        self.read(WorldFn::Load, call, None, ty, types)
-    }
-    fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]> {
-        self.digest(WorldFn::FileSha256, call, Ty::Sha256)
-    }
-    fn file_sha512(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 64]> {
-        self.digest(WorldFn::FileSha512, call, Ty::Sha512)
-    }
-    fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]> {
-        self.digest(WorldFn::GitTree, call, Ty::Sha1)
-    }
-    fn oci_image(&self, call: &WorldCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value> {
-        self.read(WorldFn::OciImage, call, Some(reference), ty, types)
+    fn read(&self, kind: WorldFn, call: &WorldCall<'_>, args: &[Value], ty: &Ty, types: &Types) -> WorldResult<Value> {
+        (*self.db.world_file(kind, call, args, ty, types).value(self.db).0).clone()
     }
 }
 

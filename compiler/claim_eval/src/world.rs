@@ -3,6 +3,7 @@
 
 use crate::value::Value;
 use claim_diagnostics::Diagnostic;
+use claim_sema::hir::WorldFn;
 use claim_sema::ty::{GlobalName, Ty, TypeInfo};
 use claim_syntax::{FileId, Loc};
 
@@ -123,46 +124,23 @@ impl WorldCode {
 }
 
 pub trait World {
-    /// Reads a JSON file and decodes it into `ty`.
-    fn load(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> WorldResult<Value>;
-    /// SHA-256 of a file's bytes.
-    fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]>;
-    /// SHA-512 of a file's bytes.
-    fn file_sha512(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 64]>;
-    /// The git tree id of a directory.
-    fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]>;
-    /// The image tagged `reference` in the OCI image layout at the path,
-    /// as a value of `ty` (`std.oci.Image`), every blob verified.
-    fn oci_image(&self, call: &WorldCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value>;
+    /// Performs the world function `kind` on the path of `call`, with the
+    /// arguments after the path (`oci_image`'s reference, `git_commit`'s
+    /// id, …), giving a value of `ty` (what `load` decodes into; a world
+    /// function's own result type otherwise): a digest for `file_sha256`,
+    /// `file_sha512` and `git_tree`.
+    fn read(&self, kind: WorldFn, call: &WorldCall<'_>, args: &[Value], ty: &Ty, types: &Types) -> WorldResult<Value>;
 }
 
 /// A world with nothing in it: every call is an error. For programs
 /// checked without files (tests, the editor).
 pub struct NoWorld;
 
-impl NoWorld {
-    fn refuse(call: &WorldCall<'_>) -> WorldError {
+impl World for NoWorld {
+    fn read(&self, _: WorldFn, call: &WorldCall<'_>, _: &[Value], _: &Ty, _: &Types) -> WorldResult<Value> {
         let d = Diagnostic::error("E0302", format!("cannot read `{}` here", call.path))
             .at_loc(call.call, "no files are available in this run");
-        WorldError::new(WorldCode::FileMissing, d)
-    }
-}
-
-impl World for NoWorld {
-    fn load(&self, call: &WorldCall<'_>, _: &Ty, _: &Types) -> WorldResult<Value> {
-        Err(NoWorld::refuse(call))
-    }
-    fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]> {
-        Err(NoWorld::refuse(call))
-    }
-    fn file_sha512(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 64]> {
-        Err(NoWorld::refuse(call))
-    }
-    fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]> {
-        Err(NoWorld::refuse(call))
-    }
-    fn oci_image(&self, call: &WorldCall<'_>, _: &str, _: &Ty, _: &Types) -> WorldResult<Value> {
-        Err(NoWorld::refuse(call))
+        Err(WorldError::new(WorldCode::FileMissing, d))
     }
 }
 
