@@ -111,10 +111,7 @@ impl CliDb {
             for (key, read) in reads.iter() {
                 if read.resolved.as_deref().is_some_and(|p| p.starts_with(&changed) || changed.starts_with(p)) {
                     let call = WorldCall { path: &key.path, from: key.from, call: read.call, literal: read.literal };
-                    updates.push((
-                        read.file,
-                        world.read(key.kind, &call, &read.args, &read.ty, &read.types),
-                    ));
+                    updates.push((read.file, world.read(key.kind, &call, &read.args, &read.ty, &read.types)));
                 }
             }
         }

@@ -59,6 +59,7 @@ pub struct LayoutLimits {
 pub const DEFAULT_MAX_LAYER_BYTES: u64 = 64 << 30;
 
 /// A content descriptor: the digest (hex) and size a blob must have.
+#[derive(Clone)]
 struct Descriptor {
     hex: String,
     size: u64,
@@ -195,37 +196,158 @@ impl Layout<'_> {
     }
 }
 
-pub fn read_image(
-    dir: &Path,
-    call: &WorldCall<'_>,
+/// What a world call of a layout is given: the layout's folder and its
+/// limits, the call, and the root every file is opened beneath.
+pub struct LayoutCall<'a> {
+    pub dir: &'a Path,
+    pub call: &'a WorldCall<'a>,
+    pub limits: &'a LayoutLimits,
+    pub beneath: &'a Beneath,
+}
+
+impl<'a> LayoutCall<'a> {
+    fn layout(&self) -> Layout<'a> {
+        Layout { dir: self.dir, call: self.call, limits: self.limits, beneath: self.beneath }
+    }
+}
+
+/// `oci_image(layout, ref)`: the one image `ref` names. An index refuses
+/// `PlatformRequired`, naming its platforms.
+pub fn read_image(at: &LayoutCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value> {
+    let l = at.layout();
+    let index = l.open_layout()?;
+    let desc = tagged(&l, &index, reference, "manifest")?;
+    let top = l.parse_blob(if is_index(&desc) { "index" } else { "manifest" }, &desc)?;
+    if is_index(&desc) || is_index_json(&top) {
+        let entries = l.entries(&top, 0)?;
+        let platforms: Vec<&str> = entries.platforms.iter().map(|(p, _)| p.as_str()).collect();
+        let mut e = l.refused(
+            WorldCode::PlatformRequired,
+            format!("`{reference}` names an image index, not one image manifest"),
+        );
+        if let Some(d) = e.diagnostics.first_mut() {
+            d.notes.push(format!("its platforms are {}", claim_diagnostics::and_list(&platforms)));
+            d.help = Some("choose one with `oci_image_for(layout, ref, platform)`".into());
+        }
+        return Err(e);
+    }
+    l.image(reference, &desc, &top, ty, types).map(|(v, _)| v)
+}
+
+/// `oci_image_for(layout, ref, platform)`: the image of `platform` in the
+/// index `ref` names (nested indexes followed), or the one image `ref`
+/// names where it is of that platform. The index's word for the platform
+/// must be the config's.
+pub fn read_image_for(
+    at: &LayoutCall<'_>,
     reference: &str,
+    platform: &str,
     ty: &Ty,
     types: &Types,
-    limits: &LayoutLimits,
-    beneath: &Beneath,
 ) -> WorldResult<Value> {
-    let l = Layout { dir, call, limits, beneath };
-    let marker = l.read_json_file("oci-layout")?;
-    match text(field(&marker, "imageLayoutVersion")) {
-        None => return Err(l.malformed("`oci-layout` has no `imageLayoutVersion`".into())),
-        // Version 1 of the layout, as the image-spec defines it (a later
-        // minor version only adds what a reader may ignore).
-        Some(v) if v.strip_prefix("1.").is_some_and(|rest| rest.split('.').count() == 2) => {}
-        Some(v) => {
-            return Err(l.malformed(format!("`oci-layout` is of version `{v}`; Claim reads version 1 (`1.0.0`)")))
+    let l = at.layout();
+    let index = l.open_layout()?;
+    let desc = tagged(&l, &index, reference, "manifest")?;
+    let top = l.parse_blob(if is_index(&desc) { "index" } else { "manifest" }, &desc)?;
+    if !is_index(&desc) && !is_index_json(&top) {
+        let (image, its) = l.image(reference, &desc, &top, ty, types)?;
+        if its != platform {
+            return Err(l.refused(
+                WorldCode::PlatformUnknown,
+                format!("`{reference}` is one image, of the platform `{its}`, not `{platform}`"),
+            ));
         }
+        return Ok(image);
     }
-    let index = l.read_json_file("index.json")?;
-    l.schema_version(&index, "`index.json`")?;
-    let Some(J::Array(manifests)) = field(&index, "manifests").map(|m| &m.kind) else {
+    let entries = l.entries(&top, 0)?;
+    let found: Vec<&Descriptor> = entries.platforms.iter().filter(|(p, _)| p == platform).map(|(_, d)| d).collect();
+    let d = match found.as_slice() {
+        [one] => *one,
+        [] => {
+            let platforms: Vec<&str> = entries.platforms.iter().map(|(p, _)| p.as_str()).collect();
+            let mut e = l.refused(
+                WorldCode::PlatformUnknown,
+                format!("the index `{reference}` has no image of the platform `{platform}`"),
+            );
+            if let Some(d) = e.diagnostics.first_mut() {
+                d.notes.push(match platforms.is_empty() {
+                    true => "it has no platform image".to_string(),
+                    false => format!("its platforms are {}", claim_diagnostics::and_list(&platforms)),
+                });
+            }
+            return Err(e);
+        }
+        many => {
+            return Err(l.malformed(format!(
+                "the index `{reference}` has {} images of the platform `{platform}`; a platform must name one",
+                many.len()
+            )))
+        }
+    };
+    let manifest = l.parse_blob("manifest", d)?;
+    let (image, its) = l.image(reference, d, &manifest, ty, types)?;
+    if its != platform {
+        return Err(l.malformed(format!(
+            "the index says the manifest `sha256:{}` is of `{platform}`, but its config says `{its}`",
+            d.hex
+        )));
+    }
+    Ok(image)
+}
+
+/// `oci_index(layout, ref)`: the index `ref` names, its platforms'
+/// manifests and its attestation manifests apart, nested indexes followed.
+pub fn read_index(at: &LayoutCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value> {
+    let l = at.layout();
+    let index = l.open_layout()?;
+    let desc = tagged(&l, &index, reference, "index")?;
+    let top = l.parse_blob(if is_index(&desc) { "index" } else { "manifest" }, &desc)?;
+    if !is_index(&desc) && !is_index_json(&top) {
+        return Err(
+            l.refused(WorldCode::NotAnIndex, format!("`{reference}` names one image manifest, not an image index"))
+        );
+    }
+    let entries = l.entries(&top, 0)?;
+    let digest = |hex: &str| Value::digest(DigestKind::Sha256, &parse_hex(hex, 32).unwrap_or_default());
+    let manifests = entries
+        .platforms
+        .iter()
+        .map(|(p, d)| l.record(ty, types, "PlatformManifest", vec![Value::text(p.as_str()), digest(&d.hex)]))
+        .collect::<WorldResult<Vec<_>>>()?;
+    let attestations = entries
+        .attestations
+        .iter()
+        .map(|(d, describes)| l.record(ty, types, "AttestationManifest", vec![digest(&d.hex), digest(describes)]))
+        .collect::<WorldResult<Vec<_>>>()?;
+    l.record(ty, types, "Index", vec![digest(&desc.hex), Value::list(manifests), Value::list(attestations)])
+}
+
+/// Whether a descriptor says it is of an index.
+fn is_index(d: &Descriptor) -> bool {
+    d.media_type.as_deref().is_some_and(|t| INDEX_TYPES.contains(&t))
+}
+
+/// Whether a parsed blob says it is an index (its media type, or a
+/// `manifests` list where it names none).
+fn is_index_json(j: &Json<'_>) -> bool {
+    match text(field(j, "mediaType")) {
+        Some(t) => INDEX_TYPES.contains(&t),
+        None => field(j, "manifests").is_some() && field(j, "config").is_none(),
+    }
+}
+
+/// The descriptor `ref` names in `index.json` (read as `what`): the one
+/// tagged `ref` (`RefUnknown` naming the tags where none is).
+fn tagged(l: &Layout<'_>, index: &Json<'_>, reference: &str, what: &str) -> WorldResult<Descriptor> {
+    let Some(J::Array(manifests)) = field(index, "manifests").map(|m| &m.kind) else {
         return Err(l.malformed("`index.json` has no `manifests` array".into()));
     };
     let tagged: Vec<&Json> = manifests
         .iter()
         .filter(|m| text(field(m, "annotations").and_then(|a| field(a, REF_NAME))) == Some(reference))
         .collect();
-    let chosen = match tagged.as_slice() {
-        [one] => *one,
+    match tagged.as_slice() {
+        [one] => l.descriptor(one, what),
         [] => {
             let known: Vec<&str> = manifests
                 .iter()
@@ -239,96 +361,196 @@ pub fn read_image(
                     format!("its tags are {}", claim_diagnostics::and_list(&known))
                 });
             }
-            return Err(d);
+            Err(d)
         }
-        many => {
-            return Err(
-                l.malformed(format!("{} images are tagged `{reference}`; a tag must name one image", many.len()))
-            )
+        many => Err(l.malformed(format!("{} images are tagged `{reference}`; a tag must name one image", many.len()))),
+    }
+}
+
+/// An index's entries, nested indexes followed, in the index's order.
+#[derive(Default)]
+struct Entries {
+    /// Each platform's image manifest, by its platform's text.
+    platforms: Vec<(String, Descriptor)>,
+    /// Each attestation manifest, with the hex of the manifest it describes.
+    attestations: Vec<(Descriptor, String)>,
+}
+
+/// BuildKit's annotations of an attestation manifest in an index.
+const REFERENCE_TYPE: &str = "vnd.docker.reference.type";
+const REFERENCE_DIGEST: &str = "vnd.docker.reference.digest";
+
+/// How deep indexes may nest (an index of indexes of images is two).
+const INDEX_DEPTH: usize = 8;
+
+/// A descriptor's `platform` as `os/architecture[/variant]`.
+fn platform_text(p: &Json<'_>) -> Option<String> {
+    let (os, arch) = (text(field(p, "os"))?, text(field(p, "architecture"))?);
+    Some(match text(field(p, "variant")) {
+        Some(v) => format!("{os}/{arch}/{v}"),
+        None => format!("{os}/{arch}"),
+    })
+}
+
+impl Layout<'_> {
+    /// The layout's `index.json`, after its `oci-layout` marker says it is
+    /// a version-1 layout.
+    fn open_layout(&self) -> WorldResult<Json<'static>> {
+        let marker = self.read_json_file("oci-layout")?;
+        match text(field(&marker, "imageLayoutVersion")) {
+            None => return Err(self.malformed("`oci-layout` has no `imageLayoutVersion`".into())),
+            // Version 1 of the layout, as the image-spec defines it (a later
+            // minor version only adds what a reader may ignore).
+            Some(v) if v.strip_prefix("1.").is_some_and(|rest| rest.split('.').count() == 2) => {}
+            Some(v) => {
+                return Err(self.malformed(format!("`oci-layout` is of version `{v}`; Claim reads version 1 (`1.0.0`)")))
+            }
         }
-    };
-    let manifest_desc = l.descriptor(chosen, "manifest")?;
-    if manifest_desc.media_type.as_deref().is_some_and(|t| INDEX_TYPES.contains(&t)) {
-        return Err(l.refused(
-            WorldCode::PlatformRequired,
-            format!("`{reference}` names an image index, not one image manifest"),
-        ));
+        let index = self.read_json_file("index.json")?;
+        self.schema_version(&index, "`index.json`")?;
+        Ok(index)
     }
-    let manifest = l.parse_blob("manifest", &manifest_desc)?;
-    l.schema_version(&manifest, "the manifest")?;
-    match text(field(&manifest, "mediaType")) {
-        Some(t) if INDEX_TYPES.contains(&t) => {
-            return Err(l.refused(
-                WorldCode::PlatformRequired,
-                format!("`{reference}` names an image index, not one image manifest"),
-            ))
+
+    /// The entries of an index (each nested index read, verified, and
+    /// followed).
+    fn entries(&self, index: &Json<'_>, depth: usize) -> WorldResult<Entries> {
+        let mut out = Entries::default();
+        self.add_entries(index, depth, &mut out)?;
+        Ok(out)
+    }
+
+    fn add_entries(&self, index: &Json<'_>, depth: usize, out: &mut Entries) -> WorldResult<()> {
+        if depth > INDEX_DEPTH {
+            return Err(self.malformed(format!("its indexes nest deeper than {INDEX_DEPTH}")));
         }
-        Some(t) if !MANIFEST_TYPES.contains(&t) => {
-            return Err(l.malformed(format!("the manifest's media type `{t}` is not an image manifest's")))
+        self.schema_version(index, "the index")?;
+        let Some(J::Array(ms)) = field(index, "manifests").map(|m| &m.kind) else {
+            return Err(self.malformed("the index has no `manifests` array".into()));
+        };
+        for (i, m) in ms.iter().enumerate() {
+            let d = self.descriptor(m, &format!("index entry {i}"))?;
+            let annotations = field(m, "annotations");
+            if text(annotations.and_then(|a| field(a, REFERENCE_TYPE))) == Some("attestation-manifest") {
+                let describes = text(annotations.and_then(|a| field(a, REFERENCE_DIGEST)))
+                    .and_then(|s| s.strip_prefix("sha256:"))
+                    .filter(|h| parse_hex(h, 32).is_some())
+                    .ok_or_else(|| {
+                        self.malformed(format!(
+                            "the attestation manifest at index entry {i} names no `{REFERENCE_DIGEST}` it describes"
+                        ))
+                    })?;
+                out.attestations.push((d, describes.to_string()));
+                continue;
+            }
+            if is_index(&d) {
+                let nested = self.parse_blob("nested index", &d)?;
+                self.add_entries(&nested, depth + 1, out)?;
+                continue;
+            }
+            let platform = field(m, "platform").and_then(platform_text).ok_or_else(|| {
+                self.malformed(format!("index entry {i} names no platform (`os` and `architecture`)"))
+            })?;
+            out.platforms.push((platform, d));
         }
-        _ => {}
+        Ok(())
     }
-    if let Some(kind) = text(field(&manifest, "artifactType")) {
-        return Err(l.malformed(format!("`{reference}` is an OCI artifact (`{kind}`), not an image")));
-    }
-    let config_desc = l.descriptor(
-        field(&manifest, "config").ok_or_else(|| l.malformed("the manifest has no `config`".into()))?,
-        "config",
-    )?;
-    match config_desc.media_type.as_deref() {
-        Some(EMPTY_TYPE) => {
-            return Err(l.malformed(format!(
-                "`{reference}` is an OCI artifact: its config is the empty descriptor, which names no image"
-            )))
+
+    /// A value of the record `name` of `std.oci` (the module `ty` is of).
+    fn record(&self, ty: &Ty, types: &Types, name: &str, values: Vec<Value>) -> WorldResult<Value> {
+        let Ty::Named(of) = ty else { return Err(WorldError::internal("an index's type", self.call.call)) };
+        let name = claim_sema::ty::GlobalName::of(of.module.clone(), Arc::from(name));
+        let Some(TypeDef::Record { fields, .. }) = types.get(&name).map(|t| &t.def) else {
+            return Err(WorldError::internal(format!("`{}` is not a record", name.name), self.call.call));
+        };
+        if values.len() != fields.names().len() {
+            return Err(WorldError::internal(format!("`{}` has other fields", name.name), self.call.call));
         }
-        Some(t) if !CONFIG_TYPES.contains(&t) => {
-            return Err(l.malformed(format!(
-                "`{reference}` is not an image: its config's media type is `{t}`, not an image config's"
-            )))
+        Ok(Value::new(V::Record(Arc::new(RecordVal {
+            name: name.name.clone(),
+            names: fields.names(),
+            fields: values,
+        }))))
+    }
+
+    /// The image of an image manifest (`desc`, read as `manifest`), every
+    /// blob verified, and its platform.
+    fn image(
+        &self,
+        reference: &str,
+        manifest_desc: &Descriptor,
+        manifest: &Json<'_>,
+        ty: &Ty,
+        types: &Types,
+    ) -> WorldResult<(Value, String)> {
+        let l = self;
+        l.schema_version(manifest, "the manifest")?;
+        match text(field(manifest, "mediaType")) {
+            Some(t) if INDEX_TYPES.contains(&t) => {
+                return Err(l.refused(
+                    WorldCode::PlatformRequired,
+                    format!("`{reference}` names an image index, not one image manifest"),
+                ))
+            }
+            Some(t) if !MANIFEST_TYPES.contains(&t) => {
+                return Err(l.malformed(format!("the manifest's media type `{t}` is not an image manifest's")))
+            }
+            _ => {}
         }
-        _ => {}
-    }
-    let config = l.parse_blob("config", &config_desc)?;
-    if !matches!(config.kind, J::Object(_)) {
-        return Err(l.malformed(format!("the config is {}, not an object", config.describe())));
-    }
-    let Some(J::Array(ls)) = field(&manifest, "layers").map(|x| &x.kind) else {
-        return Err(l.malformed("the manifest has no `layers` array".into()));
-    };
-    let layers = ls
-        .iter()
-        .enumerate()
-        .map(|(i, layer)| l.descriptor(layer, &format!("layer {i}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let diff_ids = l.diff_ids(&config)?;
-    let platform = l.platform(&config)?;
-    l.verify_layers(&layers, &diff_ids)?;
-    let mut labels = BTreeMap::new();
-    if let Some(J::Object(ls)) = field(&config, "config").and_then(|c| field(c, "Labels")).map(|x| &x.kind) {
-        for (k, _, v) in ls {
-            let J::Str(s) = &v.kind else { return Err(l.malformed(format!("the config label `{k}` is not a string"))) };
-            labels.insert(k.to_string(), Value::text(s.as_ref()));
+        if let Some(kind) = text(field(manifest, "artifactType")) {
+            return Err(l.malformed(format!("`{reference}` is an OCI artifact (`{kind}`), not an image")));
         }
+        let config_desc = l.descriptor(
+            field(manifest, "config").ok_or_else(|| l.malformed("the manifest has no `config`".into()))?,
+            "config",
+        )?;
+        match config_desc.media_type.as_deref() {
+            Some(EMPTY_TYPE) => {
+                return Err(l.malformed(format!(
+                    "`{reference}` is an OCI artifact: its config is the empty descriptor, which names no image"
+                )))
+            }
+            Some(t) if !CONFIG_TYPES.contains(&t) => {
+                return Err(l.malformed(format!(
+                    "`{reference}` is not an image: its config's media type is `{t}`, not an image config's"
+                )))
+            }
+            _ => {}
+        }
+        let config = l.parse_blob("config", &config_desc)?;
+        if !matches!(config.kind, J::Object(_)) {
+            return Err(l.malformed(format!("the config is {}, not an object", config.describe())));
+        }
+        let Some(J::Array(ls)) = field(manifest, "layers").map(|x| &x.kind) else {
+            return Err(l.malformed("the manifest has no `layers` array".into()));
+        };
+        let layers = ls
+            .iter()
+            .enumerate()
+            .map(|(i, layer)| l.descriptor(layer, &format!("layer {i}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let diff_ids = l.diff_ids(&config)?;
+        let platform = l.platform(&config)?;
+        l.verify_layers(&layers, &diff_ids)?;
+        let mut labels = BTreeMap::new();
+        if let Some(J::Object(ls)) = field(&config, "config").and_then(|c| field(c, "Labels")).map(|x| &x.kind) {
+            for (k, _, v) in ls {
+                let J::Str(s) = &v.kind else {
+                    return Err(l.malformed(format!("the config label `{k}` is not a string")));
+                };
+                labels.insert(k.to_string(), Value::text(s.as_ref()));
+            }
+        }
+        let digest = |d: &Descriptor| Value::digest(DigestKind::Sha256, &parse_hex(&d.hex, 32).unwrap_or_default());
+        let values = vec![
+            digest(manifest_desc),
+            digest(&config_desc),
+            Value::list(layers.iter().map(digest).collect()),
+            Value::new(V::Map(Arc::new(labels))),
+            Value::text(platform.as_str()),
+            Value::list(diff_ids.iter().map(|d| Value::digest(DigestKind::Sha256, d)).collect()),
+        ];
+        Ok((l.record(ty, types, "Image", values)?, platform))
     }
-    let digest = |d: &Descriptor| Value::digest(DigestKind::Sha256, &parse_hex(&d.hex, 32).unwrap_or_default());
-    let Ty::Named(name) = ty else {
-        return Err(l.malformed("internal: `oci_image` must return `std.oci.Image`".into()));
-    };
-    let Some(TypeDef::Record { fields, .. }) = types.get(name).map(|t| &t.def) else {
-        return Err(l.malformed("internal: `std.oci.Image` is not a record".into()));
-    };
-    let values = vec![
-        digest(&manifest_desc),
-        digest(&config_desc),
-        Value::list(layers.iter().map(digest).collect()),
-        Value::new(V::Map(Arc::new(labels))),
-        Value::text(platform.as_str()),
-        Value::list(diff_ids.iter().map(|d| Value::digest(DigestKind::Sha256, d)).collect()),
-    ];
-    if values.len() != fields.names().len() {
-        return Err(l.malformed("internal: `std.oci.Image` does not have the fields `oci_image` gives".into()));
-    }
-    Ok(Value::new(V::Record(Arc::new(RecordVal { name: name.name.clone(), names: fields.names(), fields: values }))))
 }
 
 impl Layout<'_> {

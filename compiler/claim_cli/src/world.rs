@@ -726,14 +726,20 @@ fn digest_of<H: sha2::Digest>(f: &std::fs::File) -> std::io::Result<(Vec<u8>, bo
 impl World for FsWorld {
     fn read(&self, kind: WorldFn, call: &WorldCall<'_>, args: &[Value], ty: &Ty, types: &Types) -> WorldResult<Value> {
         let text = |i: usize| {
-            args.get(i).and_then(Value::as_text).ok_or_else(|| WorldError::internal("a world call's argument", call.call))
+            args.get(i)
+                .and_then(Value::as_text)
+                .ok_or_else(|| WorldError::internal("a world call's argument", call.call))
         };
         match kind {
             WorldFn::Load => self.load(call, ty, types),
             WorldFn::FileSha256 => self.file_sha256(call).map(|d| Value::digest(DigestKind::Sha256, &d)),
             WorldFn::FileSha512 => self.file_sha512(call).map(|d| Value::digest(DigestKind::Sha512, &d)),
             WorldFn::GitTree => self.git_tree(call).map(|d| Value::digest(DigestKind::Sha1, &d)),
-            WorldFn::OciImage => self.oci_image(call, text(0)?, ty, types),
+            WorldFn::OciImage => self.layout(kind, call, |at| crate::oci::read_image(at, text(0)?, ty, types)),
+            WorldFn::OciImageFor => {
+                self.layout(kind, call, |at| crate::oci::read_image_for(at, text(0)?, text(1)?, ty, types))
+            }
+            WorldFn::OciIndex => self.layout(kind, call, |at| crate::oci::read_index(at, text(0)?, ty, types)),
         }
     }
 }
@@ -803,7 +809,15 @@ impl FsWorld {
             })
         })
     }
-    fn oci_image(&self, call: &WorldCall<'_>, reference: &str, ty: &Ty, types: &Types) -> WorldResult<Value> {
+    /// An OCI layout's world call (`oci_image`, `oci_image_for`,
+    /// `oci_index`): `read` given the layout, once its path is a folder
+    /// beneath the root.
+    fn layout<T>(
+        &self,
+        kind: WorldFn,
+        call: &WorldCall<'_>,
+        read: impl FnOnce(&crate::oci::LayoutCall<'_>) -> WorldResult<T>,
+    ) -> WorldResult<T> {
         let path = self.resolve(call)?.path;
         if !path.is_dir() {
             return Err(Self::err(
@@ -811,12 +825,12 @@ impl FsWorld {
                 WorldCode::NotAnImage,
                 "E0308",
                 format!("`{}` is not a directory", call.path),
-                "`oci_image` needs an OCI layout directory",
+                &format!("`{}` needs an OCI layout directory", kind.name()),
             ));
         }
         let beneath =
             self.beneath().map_err(|e| Self::io_err(call, format!("cannot read `{}`: {e}", call.path), &e))?;
-        crate::oci::read_image(&path, call, reference, ty, types, &self.layouts, beneath)
+        read(&crate::oci::LayoutCall { dir: &path, call, limits: &self.layouts, beneath })
     }
 }
 

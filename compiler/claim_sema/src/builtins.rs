@@ -66,6 +66,8 @@ pub fn world(name: &str) -> Option<WorldFn> {
 pub fn declared_world(name: &str) -> Option<WorldFn> {
     match name {
         "oci_image" => Some(WorldFn::OciImage),
+        "oci_image_for" => Some(WorldFn::OciImageFor),
+        "oci_index" => Some(WorldFn::OciIndex),
         _ => None,
     }
 }

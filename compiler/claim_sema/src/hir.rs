@@ -89,6 +89,8 @@ pub enum WorldFn {
     FileSha512,
     GitTree,
     OciImage,
+    OciImageFor,
+    OciIndex,
 }
 
 impl WorldFn {
@@ -99,6 +101,8 @@ impl WorldFn {
             WorldFn::FileSha512 => "file_sha512",
             WorldFn::GitTree => "git_tree",
             WorldFn::OciImage => "oci_image",
+            WorldFn::OciImageFor => "oci_image_for",
+            WorldFn::OciIndex => "oci_index",
         }
     }
 }
