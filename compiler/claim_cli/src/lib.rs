@@ -10,6 +10,7 @@ pub mod doc;
 pub mod fmt;
 pub mod formats;
 pub mod gitattributes;
+pub mod gitcommit;
 pub mod gittree;
 pub mod graph;
 mod human;

@@ -322,6 +322,16 @@ pub fn read_index(at: &LayoutCall<'_>, reference: &str, ty: &Ty, types: &Types) 
     l.record(ty, types, "Index", vec![digest(&desc.hex), Value::list(manifests), Value::list(attestations)])
 }
 
+/// A value of the record type `ty` from its fields' values in order;
+/// `None` where `ty` is no record of that many fields.
+pub fn record_of(ty: &Ty, types: &Types, values: Vec<Value>) -> Option<Value> {
+    let Ty::Named(name) = ty else { return None };
+    let Some(TypeDef::Record { fields, .. }) = types.get(name).map(|t| &t.def) else { return None };
+    (values.len() == fields.names().len()).then(|| {
+        Value::new(V::Record(Arc::new(RecordVal { name: name.name.clone(), names: fields.names(), fields: values })))
+    })
+}
+
 /// Whether a descriptor says it is of an index.
 fn is_index(d: &Descriptor) -> bool {
     d.media_type.as_deref().is_some_and(|t| INDEX_TYPES.contains(&t))

@@ -740,6 +740,7 @@ impl World for FsWorld {
                 self.layout(kind, call, |at| crate::oci::read_image_for(at, text(0)?, text(1)?, ty, types))
             }
             WorldFn::OciIndex => self.layout(kind, call, |at| crate::oci::read_index(at, text(0)?, ty, types)),
+            WorldFn::GitCommit => self.git_commit(call, args.first(), ty, types),
         }
     }
 }
@@ -809,6 +810,30 @@ impl FsWorld {
             })
         })
     }
+    /// `git_commit(repo, commit)`: the commit, as a value of `std.git.Commit`.
+    fn git_commit(&self, call: &WorldCall<'_>, commit: Option<&Value>, ty: &Ty, types: &Types) -> WorldResult<Value> {
+        let id: [u8; 20] = match commit.map(|v| &v.kind) {
+            Some(claim_eval::V::Digest(_, bytes)) => {
+                bytes.as_ref().try_into().map_err(|_| WorldError::internal("a commit id", call.call))?
+            }
+            _ => return Err(WorldError::internal("a commit id", call.call)),
+        };
+        let path = self.resolve(call)?.path;
+        if !path.is_dir() {
+            return Err(Self::err(
+                call,
+                WorldCode::NotGitRepository,
+                "E0308",
+                format!("`{}` is not a directory", call.path),
+                "`git_commit` needs a git repository",
+            ));
+        }
+        let commit = crate::gitcommit::read_commit(&path, &id, call)?;
+        let sha1 = |b: &[u8; 20]| Value::digest(DigestKind::Sha1, b);
+        let values = vec![sha1(&id), sha1(&commit.tree), Value::list(commit.parents.iter().map(sha1).collect())];
+        crate::oci::record_of(ty, types, values).ok_or_else(|| WorldError::internal("`std.git.Commit`", call.call))
+    }
+
     /// An OCI layout's world call (`oci_image`, `oci_image_for`,
     /// `oci_index`): `read` given the layout, once its path is a folder
     /// beneath the root.

@@ -52,6 +52,14 @@ impl WorldError {
         WorldError { code, diagnostics }
     }
 
+    /// The same, its first diagnostic with one more note.
+    pub fn with_note(mut self, note: impl Into<String>) -> WorldError {
+        if let Some(d) = self.diagnostics.first_mut() {
+            d.notes.push(note.into());
+        }
+        self
+    }
+
     /// A failure of the implementation, not of what it read: never a
     /// refusal a witness could expect (the run stops, `E0999`).
     pub fn internal(message: impl Into<String>, at: Loc) -> WorldError {

@@ -68,6 +68,7 @@ pub fn declared_world(name: &str) -> Option<WorldFn> {
         "oci_image" => Some(WorldFn::OciImage),
         "oci_image_for" => Some(WorldFn::OciImageFor),
         "oci_index" => Some(WorldFn::OciIndex),
+        "git_commit" => Some(WorldFn::GitCommit),
         _ => None,
     }
 }

@@ -91,6 +91,7 @@ pub enum WorldFn {
     OciImage,
     OciImageFor,
     OciIndex,
+    GitCommit,
 }
 
 impl WorldFn {
@@ -103,6 +104,7 @@ impl WorldFn {
             WorldFn::OciImage => "oci_image",
             WorldFn::OciImageFor => "oci_image_for",
             WorldFn::OciIndex => "oci_index",
+            WorldFn::GitCommit => "git_commit",
         }
     }
 }

@@ -71,7 +71,7 @@ impl Checker<'_> {
                     WorldFn::FileSha256 => Ty::Sha256,
                     WorldFn::GitTree => Ty::Sha1,
                     WorldFn::FileSha512 => Ty::Sha512,
-                    WorldFn::OciImage | WorldFn::OciImageFor | WorldFn::OciIndex => Ty::Error,
+                    WorldFn::OciImage | WorldFn::OciImageFor | WorldFn::OciIndex | WorldFn::GitCommit => Ty::Error,
                     WorldFn::Load => match expected {
                         Some(t) => t.clone(),
                         None => {
