@@ -7,6 +7,7 @@ pub mod beneath;
 pub mod check;
 pub mod db;
 pub mod doc;
+pub mod dsse;
 pub mod fmt;
 pub mod formats;
 pub mod gitattributes;

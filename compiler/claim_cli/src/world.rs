@@ -51,6 +51,8 @@ pub struct FsWorld {
     /// File digests: `file_sha256`'s, `file_sha512`'s.
     hash_cache: Cache<Arc<[u8]>>,
     hash512_cache: Cache<Arc<[u8]>>,
+    /// The keys `public_key` read, by id, for `dsse` to verify with.
+    keys: Mutex<HashMap<[u8; 32], Arc<crate::dsse::Key>>>,
     tree_cache: Cache<[u8; 20]>,
     /// Canonical forms of the folders files were read from, with which of
     /// their entries are symlinks: most reads are of files in a few
@@ -140,6 +142,7 @@ impl FsWorld {
             json_cache: Mutex::default(),
             hash_cache: Mutex::default(),
             hash512_cache: Mutex::default(),
+            keys: Mutex::default(),
             tree_cache: Mutex::default(),
             real_dirs: Mutex::default(),
             resolved: Mutex::default(),
@@ -654,6 +657,14 @@ impl FsWorld {
     }
 }
 
+/// The field `name` of a record value.
+fn record_field<'v>(v: &'v Value, name: &str) -> Option<&'v Value> {
+    match &v.kind {
+        claim_eval::V::Record(r) => r.names.iter().position(|n| &**n == name).and_then(|i| r.fields.get(i)),
+        _ => None,
+    }
+}
+
 /// Whether a canonical path is `root` or lies below it. Both are
 /// canonical (absolute, no `.` or `..`, single separators), so comparing
 /// bytes is comparing components, and much cheaper.
@@ -741,6 +752,8 @@ impl World for FsWorld {
             }
             WorldFn::OciIndex => self.layout(kind, call, |at| crate::oci::read_index(at, text(0)?, ty, types)),
             WorldFn::GitCommit => self.git_commit(call, args.first(), ty, types),
+            WorldFn::PublicKey => self.public_key(call, ty, types),
+            WorldFn::Dsse => self.dsse(call, args, ty, types),
         }
     }
 }
@@ -810,6 +823,147 @@ impl FsWorld {
             })
         })
     }
+    /// `public_key(path)`: the key, kept by its id for `dsse`.
+    fn public_key(&self, call: &WorldCall<'_>, ty: &Ty, types: &Types) -> WorldResult<Value> {
+        let target = self.resolve(call)?;
+        let Some(bytes) = self.read_bytes(call, &target, false)? else {
+            return Err(WorldError::internal("a read gave up", call.call));
+        };
+        let not_a_key = |what: String| {
+            let d = Diagnostic::error(
+                "E0316",
+                format!("`{}` is not a public key Claim can verify with: {what}", call.path),
+            )
+            .at_loc(call.call, "reads this key")
+            .with_help("give a PEM `PUBLIC KEY` of Ed25519 or ECDSA P-256 (`openssl pkey -pubout`)");
+            WorldError::new(WorldCode::NotAKey, d)
+        };
+        let text = std::str::from_utf8(&bytes).map_err(|_| not_a_key("it is not text".into()))?;
+        let (key, id) = crate::dsse::parse_public_key(text).map_err(not_a_key)?;
+        let algorithm = key.algorithm();
+        if let Ok(mut keys) = self.keys.lock() {
+            keys.insert(id, Arc::new(key));
+        }
+        let values = vec![Value::text(algorithm), Value::digest(DigestKind::Sha256, &id)];
+        let key = crate::oci::record_of(ty, types, values)
+            .ok_or_else(|| WorldError::internal("`std.dsse.PublicKey`", call.call))?;
+        // Marked as read by `public_key`: `dsse` takes no key a program
+        // wrote by hand (it names no key material, and which keys were
+        // read first would depend on the threads).
+        Ok(key.with_origin(claim_eval::Origin::Hashed(Arc::new(claim_eval::value::HashOrigin {
+            function: "public_key",
+            path: Arc::from(call.path),
+            loc: call.call,
+        }))))
+    }
+
+    /// `dsse(path, keys, threshold)`: the payload of an envelope enough
+    /// distinct keys verify, decoded into `ty`.
+    fn dsse(&self, call: &WorldCall<'_>, args: &[Value], ty: &Ty, types: &Types) -> WorldResult<Value> {
+        let refused = |code: WorldCode, message: String| {
+            WorldError::new(code, Diagnostic::error("E0317", message).at_loc(call.call, "reads this envelope"))
+        };
+        let (Some(keys), Some(threshold)) =
+            (args.first().and_then(Value::as_list), args.get(1).and_then(Value::as_int))
+        else {
+            return Err(WorldError::internal("`dsse`'s arguments", call.call));
+        };
+        let target = self.resolve(call)?;
+        let (text, fid) = self.receipt_text(call, &target)?;
+        let doc = json::parse(&text).map_err(|e| {
+            let d = Diagnostic::error("E0305", format!("`{}` is not valid JSON: {}", call.path, e.message))
+                .at(fid, e.span, e.message.clone())
+                .with_secondary(call.call, "read here");
+            WorldError::new(WorldCode::NotJson, d)
+        })?;
+        let envelope = crate::dsse::envelope(&doc)
+            .map_err(|(code, why)| refused(code, format!("`{}` cannot be verified: {why}", call.path)))?;
+        if envelope.payload_type != crate::dsse::IN_TOTO {
+            return Err(refused(
+                WorldCode::PayloadTypeUnsupported,
+                format!(
+                    "the payload type of `{}` is `{}`; Claim reads `{}` only",
+                    call.path,
+                    envelope.payload_type,
+                    crate::dsse::IN_TOTO
+                ),
+            ));
+        }
+        // Each distinct key once, however often it is given or signed.
+        let mut ids: Vec<[u8; 32]> = Vec::new();
+        for k in keys {
+            let read = matches!(&k.origin, Some(claim_eval::Origin::Hashed(h)) if h.function == "public_key");
+            if !read {
+                return Err(refused(
+                    WorldCode::NotAKey,
+                    format!("a key of `{}` was not read by `public_key`: a `PublicKey` written out names no key to verify with", call.path),
+                ));
+            }
+            let id = record_field(k, "id")
+                .and_then(|v| match &v.kind {
+                    claim_eval::V::Digest(_, b) => <[u8; 32]>::try_from(b.as_ref()).ok(),
+                    _ => None,
+                })
+                .ok_or_else(|| WorldError::internal("a key's id", call.call))?;
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        let known = self.keys.lock().map(|k| k.clone()).unwrap_or_default();
+        let message = crate::dsse::pae(&envelope.payload_type, &envelope.payload);
+        let mut verified = Vec::new();
+        for id in &ids {
+            let Some(key) = known.get(id) else {
+                return Err(refused(
+                    WorldCode::NotAKey,
+                    format!("the key `sha256:{}` was not read by `public_key`", claim_eval::value::hex(id)),
+                ));
+            };
+            if envelope.signatures.iter().any(|sig| key.verifies(&message, sig)) {
+                verified.push(*id);
+            }
+        }
+        if threshold < 1 || (verified.len() as i64) < threshold {
+            let names: Vec<String> =
+                verified.iter().map(|id| format!("sha256:{}", claim_eval::value::hex(id))).collect();
+            let mut e = refused(
+                WorldCode::ThresholdUnmet,
+                format!(
+                    "{} of the {} distinct keys verified a signature of `{}`; the threshold is {threshold}",
+                    verified.len(),
+                    ids.len(),
+                    call.path
+                ),
+            );
+            if let Some(d) = e.diagnostics.first_mut() {
+                d.notes.push(match names.is_empty() {
+                    true => "no key verified a signature over the envelope's payload".to_string(),
+                    false => format!("verified by {}", claim_diagnostics::and_list(&names)),
+                });
+                if threshold < 1 {
+                    d.notes.push("a threshold below 1 would accept an envelope no key signed".into());
+                }
+            }
+            return Err(e);
+        }
+        // Verified: the payload is read as a receipt, as its own source.
+        let payload = String::from_utf8(envelope.payload)
+            .map_err(|_| refused(WorldCode::NotJson, format!("the payload of `{}` is not UTF-8 JSON", call.path)))?;
+        let name = format!("{}#payload", self.name_of(&target.path));
+        let pid = match self.sources.lock() {
+            Ok(mut s) => s.add_new(NewFile::new(name, Arc::from(payload.as_str()))),
+            Err(_) => return Err(WorldError::internal("sources lock", call.call)),
+        };
+        let doc = json::parse(&payload).map_err(|e| {
+            let d =
+                Diagnostic::error("E0305", format!("the payload of `{}` is not valid JSON: {}", call.path, e.message))
+                    .at(pid, e.span, e.message.clone())
+                    .with_secondary(call.call, "read here");
+            WorldError::new(WorldCode::NotJson, d)
+        })?;
+        json::decode(&doc, ty, types, pid, call.call).map_err(|d| WorldError::many(WorldCode::JsonShape, d))
+    }
+
     /// `git_commit(repo, commit)`: the commit, as a value of `std.git.Commit`.
     fn git_commit(&self, call: &WorldCall<'_>, commit: Option<&Value>, ty: &Ty, types: &Types) -> WorldResult<Value> {
         let id: [u8; 20] = match commit.map(|v| &v.kind) {

@@ -62,6 +62,8 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("E0313", "image layer decompresses past the limit", include_str!("../explanations/E0313.md")),
     ("E0314", "a tree `git_tree` cannot reproduce", include_str!("../explanations/E0314.md")),
     ("E0315", "a git commit that cannot be read", include_str!("../explanations/E0315.md")),
+    ("E0316", "not a public key Claim can verify with", include_str!("../explanations/E0316.md")),
+    ("E0317", "a signed envelope that cannot be verified", include_str!("../explanations/E0317.md")),
     ("E0401", "holds on a false value", include_str!("../explanations/E0401.md")),
     ("E0402", "unexpected refusal", include_str!("../explanations/E0402.md")),
     ("E0403", "expected a refusal", include_str!("../explanations/E0403.md")),

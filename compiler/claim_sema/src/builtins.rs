@@ -69,6 +69,8 @@ pub fn declared_world(name: &str) -> Option<WorldFn> {
         "oci_image_for" => Some(WorldFn::OciImageFor),
         "oci_index" => Some(WorldFn::OciIndex),
         "git_commit" => Some(WorldFn::GitCommit),
+        "public_key" => Some(WorldFn::PublicKey),
+        "dsse" => Some(WorldFn::Dsse),
         _ => None,
     }
 }

@@ -92,6 +92,8 @@ pub enum WorldFn {
     OciImageFor,
     OciIndex,
     GitCommit,
+    PublicKey,
+    Dsse,
 }
 
 impl WorldFn {
@@ -105,6 +107,8 @@ impl WorldFn {
             WorldFn::OciImageFor => "oci_image_for",
             WorldFn::OciIndex => "oci_index",
             WorldFn::GitCommit => "git_commit",
+            WorldFn::PublicKey => "public_key",
+            WorldFn::Dsse => "dsse",
         }
     }
 }

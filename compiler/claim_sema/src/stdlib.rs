@@ -12,6 +12,7 @@ pub const MODULES: &[(&str, &str)] = &[
     ("std.evidence", include_str!("../../../stdlib/evidence.claim")),
     ("std.budget", include_str!("../../../stdlib/budget.claim")),
     ("std.world", include_str!("../../../stdlib/world.claim")),
+    ("std.dsse", include_str!("../../../stdlib/dsse.claim")),
 ];
 
 pub fn source(module: &str) -> Option<&'static str> {

@@ -47,7 +47,24 @@ impl Checker<'_> {
                 let args: Vec<_> = args.iter().zip(&sig.params).map(|(a, (_, t))| self.expr(a, Some(t))).collect();
                 if let Some(w) = sig.world {
                     self.world_allowed(w, callee.span);
-                    return mk(H::World(w, args.into()), span, sig.ret.clone());
+                    // `dsse` decodes its payload, as `load` decodes a file,
+                    // into the type the context demands (§6).
+                    let ret = match (w, expected) {
+                        (WorldFn::Dsse, Some(t)) => t.clone(),
+                        (WorldFn::Dsse, None) => {
+                            self.error(
+                                Diagnostic::error(
+                                    "E0208",
+                                    "cannot tell what type `dsse` should decode its payload into",
+                                )
+                                .at(self.file, span, "type annotation needed")
+                                .with_help("declare the fact's type: `fact att: Statement = dsse(\"…\", keys, 1)`"),
+                            );
+                            Ty::Error
+                        }
+                        _ => sig.ret.clone(),
+                    };
+                    return mk(H::World(w, args.into()), span, ret);
                 }
                 let name = self.shared(&name);
                 self.edge(name.clone(), callee.span);
@@ -71,7 +88,12 @@ impl Checker<'_> {
                     WorldFn::FileSha256 => Ty::Sha256,
                     WorldFn::GitTree => Ty::Sha1,
                     WorldFn::FileSha512 => Ty::Sha512,
-                    WorldFn::OciImage | WorldFn::OciImageFor | WorldFn::OciIndex | WorldFn::GitCommit => Ty::Error,
+                    WorldFn::OciImage
+                    | WorldFn::OciImageFor
+                    | WorldFn::OciIndex
+                    | WorldFn::GitCommit
+                    | WorldFn::PublicKey
+                    | WorldFn::Dsse => Ty::Error,
                     WorldFn::Load => match expected {
                         Some(t) => t.clone(),
                         None => {
