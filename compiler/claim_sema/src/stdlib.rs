@@ -13,6 +13,9 @@ pub const MODULES: &[(&str, &str)] = &[
     ("std.budget", include_str!("../../../stdlib/budget.claim")),
     ("std.world", include_str!("../../../stdlib/world.claim")),
     ("std.dsse", include_str!("../../../stdlib/dsse.claim")),
+    ("std.intoto", include_str!("../../../stdlib/intoto.claim")),
+    ("std.slsa", include_str!("../../../stdlib/slsa.claim")),
+    ("std.buildx", include_str!("../../../stdlib/buildx.claim")),
 ];
 
 pub fn source(module: &str) -> Option<&'static str> {
