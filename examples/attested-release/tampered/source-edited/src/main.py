@@ -1,0 +1,2 @@
+print('serving')
+print('and a backdoor')
