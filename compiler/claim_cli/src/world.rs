@@ -983,7 +983,14 @@ impl FsWorld {
             ));
         }
         let commit = crate::gitcommit::read_commit(&path, &id, call)?;
-        let sha1 = |b: &[u8; 20]| Value::digest(DigestKind::Sha1, b);
+        // Each id remembers the read it came from, for a diagnostic to say
+        // which repository's commit records a tree that differs.
+        let origin = claim_eval::Origin::Hashed(Arc::new(claim_eval::value::HashOrigin {
+            function: "git_commit",
+            path: Arc::from(call.path),
+            loc: call.call,
+        }));
+        let sha1 = |b: &[u8; 20]| Value::digest(DigestKind::Sha1, b).with_origin(origin.clone());
         let values = vec![sha1(&id), sha1(&commit.tree), Value::list(commit.parents.iter().map(sha1).collect())];
         crate::oci::record_of(ty, types, values).ok_or_else(|| WorldError::internal("`std.git.Commit`", call.call))
     }
