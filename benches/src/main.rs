@@ -56,6 +56,88 @@ fn report(what: &str, ours: &[Duration], peer: &[Duration], peer_name: &str, wor
     println!("  ratio (peer time / claim time): {:.2}", p.as_secs_f64() / o.as_secs_f64());
 }
 
+/// `dsse` on `n` envelopes (half signed with Ed25519, half with ECDSA
+/// P-256 in DER), each a small in-toto statement: the whole `claim_batch`
+/// run that verifies and decodes them all, against `openssl pkeyutl
+/// -verify` of the same signatures over the same pre-authentication
+/// encodings (one process per signature, as a script would verify them),
+/// and beside it `openssl speed`'s raw verifications per second.
+fn bench_dsse(dir: &Path, n: usize, rounds: u64) {
+    use base64::Engine as _;
+    use ed25519_dalek::pkcs8::EncodePublicKey as _;
+    use ed25519_dalek::Signer as _;
+    let root = dir.join("dsse");
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("env")).expect("mkdir");
+    let ed = ed25519_dalek::SigningKey::from_bytes(&[7u8; 32]);
+    let ec = p256::ecdsa::SigningKey::from_bytes(&[9u8; 32].into()).expect("key");
+    let ed_pem = ed.verifying_key().to_public_key_pem(Default::default()).expect("pem");
+    let ec_pem = p256::PublicKey::from(ec.verifying_key()).to_public_key_pem(Default::default()).expect("pem");
+    std::fs::write(root.join("ed.pub"), &ed_pem).expect("key");
+    std::fs::write(root.join("ec.pub"), &ec_pem).expect("key");
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let mut main = String::from(
+        "use std.dsse.{PublicKey, public_key, dsse}\n@json(camelCase) record S { @json(\"_type\") kind: Text, predicate_type: Text, .. }\n\
+         fact ed: PublicKey = public_key(\"ed.pub\")\nfact ec: PublicKey = public_key(\"ec.pub\")\n",
+    );
+    let mut reads = Vec::new();
+    for i in 0..n {
+        let payload = format!(
+            r#"{{"_type": "https://in-toto.io/Statement/v1", "subject": [{{"name": "a{i}", "digest": {{"sha256": "{:064x}"}}}}], "predicateType": "https://slsa.dev/provenance/v1", "predicate": {{}}}}"#,
+            i
+        );
+        let t = "application/vnd.in-toto+json";
+        let mut pae = format!("DSSEv1 {} {t} {} ", t.len(), payload.len()).into_bytes();
+        pae.extend_from_slice(payload.as_bytes());
+        let (sig, key) = if i % 2 == 0 {
+            (ed.sign(&pae).to_bytes().to_vec(), "ed")
+        } else {
+            let s: p256::ecdsa::Signature = p256::ecdsa::signature::Signer::sign(&ec, &pae);
+            (s.to_der().as_bytes().to_vec(), "ec")
+        };
+        std::fs::write(root.join(format!("env/{i}.pae")), &pae).expect("pae");
+        std::fs::write(root.join(format!("env/{i}.sig")), &sig).expect("sig");
+        let env = format!(
+            r#"{{"payloadType": "{t}", "payload": "{}", "signatures": [{{"sig": "{}"}}]}}"#,
+            b64(payload.as_bytes()),
+            b64(&sig)
+        );
+        std::fs::write(root.join(format!("env/{i}.json")), env).expect("env");
+        main.push_str(&format!("fact e{i}: S = dsse(\"env/{i}.json\", [{key}], 1)\n"));
+        reads.push(format!("e{i}.kind"));
+    }
+    main.push_str(&format!("witness all_verified {{ holds len([{}]) == {n} }}\n", reads.join(", ")));
+    std::fs::write(root.join("main.claim"), main).expect("main");
+    std::fs::write(root.join("Claim.toml"), "").expect("toml");
+    let bin = std::env::current_exe().expect("exe").with_file_name("claim_batch");
+    let (mut ours, mut peer) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        let (d, out) = time(|| run(Command::new(&bin).args(["--entry"]).arg(&root).arg("--jobs").arg("1")));
+        assert!(out.contains("1/1 PASS"), "{out}");
+        ours.push(d);
+        let (d, ()) = time(|| {
+            for i in 0..n {
+                let key = if i % 2 == 0 { "ed.pub" } else { "ec.pub" };
+                let mut cmd = Command::new("openssl");
+                cmd.current_dir(&root).args(["pkeyutl", "-verify", "-pubin", "-inkey", key, "-in"]);
+                cmd.arg(format!("env/{i}.pae")).arg("-sigfile").arg(format!("env/{i}.sig"));
+                if i % 2 == 0 {
+                    cmd.arg("-rawin");
+                } else {
+                    cmd.args(["-rawin", "-digest", "sha256"]);
+                }
+                run(&mut cmd);
+            }
+        });
+        peer.push(d);
+    }
+    report(&format!("dsse of {n} envelopes (one job)"), &ours, &peer, "openssl", Some((n as f64, "envelopes")));
+    let speed = run(Command::new("openssl").args(["speed", "-seconds", "1", "ed25519", "ecdsap256"]));
+    for line in speed.lines().filter(|l| l.contains("Ed25519") || l.contains("nistp256")) {
+        println!("  openssl speed: {}", line.trim());
+    }
+}
+
 fn bench_sha256(dir: &Path, mib: u64, rounds: u64) {
     let file = dir.join("big.bin");
     {
@@ -381,6 +463,7 @@ fn main() {
     let rounds = arg(&args, "--rounds", 5).max(1);
     match args.get(1).map(String::as_str) {
         Some("sha256") => bench_sha256(&dir, arg(&args, "--mib", 1024), rounds),
+        Some("dsse") => bench_dsse(&dir, arg(&args, "--envelopes", 2000) as usize, rounds),
         Some("oci-layers") => bench_oci_layers(
             &dir,
             arg(&args, "--mib", 1024),
