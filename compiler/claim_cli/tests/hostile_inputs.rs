@@ -131,7 +131,7 @@ fn what_is_not_an_image_is_refused() {
         (
             "a manifest typed as an index",
             Edits { manifest: &index_type, ..Edits::default() },
-            &["names an image index"],
+            &["the index has no `manifests` array"],
         ),
         ("a config that is a list", Edits { config: Some(b"[1,2]"), ..Edits::default() }, &["the config is an array"]),
         (
