@@ -1,8 +1,6 @@
-//! Published test data held to what its publishers expect: the DSSE
-//! protocol's test vectors (`tests/data/dsse-vectors`, with its SOURCE and
-//! licence). Each key is written as a PEM SubjectPublicKeyInfo and each
-//! envelope as a file; `dsse` must accept what the vectors accept and
-//! refuse what they reject.
+//! Published test data held to what its publishers expect, each set under
+//! `tests/data/` with its SOURCE and licence: the DSSE protocol's test
+//! vectors, and keyed bundles of the Sigstore client conformance suite.
 
 mod common;
 
@@ -68,5 +66,50 @@ fn dsse_accepts_and_rejects_as_the_protocols_vectors_say() {
     let (code, out) = common::batch_in(&dir);
     assert_eq!(code, 0, "{main}\n{out}");
     assert!(out.contains("9/9 PASS"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Copies a folder of test data into `to`.
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read") {
+        let entry = entry.expect("entry");
+        let path = entry.path();
+        if path.is_dir() {
+            copy(&path, &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(&path, to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn keyed_sigstore_bundles_of_the_conformance_suite_verify_or_refuse_by_their_names() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/sigstore-conformance");
+    let dir = common::project_dir("vectors", "sigstore", &[]);
+    copy(&data, &dir);
+    let main = "use std.dsse.{PublicKey, public_key, dsse}\n\
+        use std.intoto.{Statement, statement_of, subject_named, sha256_of}\n\
+        use std.world\n\
+        fact good_key: PublicKey = public_key(\"intoto-canonical-log-entry/key.pub\")\n\
+        fact missing_key: PublicKey = public_key(\"dsse-statement-missing-type_fail/key.pub\")\n\
+        fact unknown_key: PublicKey = public_key(\"dsse-statement-unknown-type_fail/key.pub\")\n\
+        fact good: Statement = dsse(\"intoto-canonical-log-entry/bundle.sigstore.json\", [good_key], 1)\n\
+        fact good_under_another_key: Statement = dsse(\"intoto-canonical-log-entry/bundle.sigstore.json\", [missing_key], 1)\n\
+        fact missing_type: Statement = dsse(\"dsse-statement-missing-type_fail/bundle.sigstore.json\", [missing_key], 1)\n\
+        fact unknown_type: Statement = dsse(\"dsse-statement-unknown-type_fail/bundle.sigstore.json\", [unknown_key], 1)\n\
+        witness the_happy_bundle_names_a_txt {\n\
+          holds sha256_of(subject_named(statement_of(good, \"https://example.com/test\"), \"a.txt\"))\n\
+            == sha256:a0cfc71271d6e278e57cd332ff957c3f7043fdda354c4cbb190a30d56efa01bf\n\
+        }\n\
+        witness another_key_does_not_verify_it { refuses good_under_another_key with ThresholdUnmet }\n\
+        witness a_statement_without_its_type_is_refused { refuses missing_type with JsonShape }\n\
+        witness a_statement_of_another_type_is_refused {\n\
+          refuses statement_of(unknown_type, \"https://example.com/test\") with NotAStatement\n\
+        }\n";
+    std::fs::write(dir.join("main.claim"), main).expect("main");
+    let (code, out) = common::batch_in(&dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("4/4 PASS"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
