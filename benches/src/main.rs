@@ -4,8 +4,10 @@
 //!
 //!   claim_bench sha256 [--mib 1024] [--rounds 5]     file_sha256 vs `openssl dgst -sha256`
 //!   claim_bench git-tree [--files 50000] [--rounds 5] git_tree vs `git add -A && git write-tree`
-//!   claim_bench oci-layers [--mib 1024] [--layers 8] [--rounds 3]
+//!   claim_bench oci-layers [--mib 1024] [--layers 8] [--rounds 3] [--index]
 //!                                                    oci_image's layer verification vs `gzip -dc | sha256sum` per layer
+//!                                                    (with --index, oci_image_for of one platform of an index)
+//!   claim_bench dsse [--envelopes 2000] [--rounds 5]  dsse vs `openssl pkeyutl -verify` of the same signatures
 //!   claim_bench read-floor DIR [--jobs 2]           every file under DIR read once, nothing else
 //!   claim_bench parse DIR                            the parser (and the lexer) alone over every `.claim` file under DIR
 //!   claim_bench corpus --modules N [--seed 1] [--out DIR]  the generated corpus (claim/, rego/, pytest/)
@@ -169,7 +171,7 @@ fn bench_sha256(dir: &Path, mib: u64, rounds: u64) {
 /// digests of every layer) on one thread and on two, against
 /// `gzip -dc LAYER | sha256sum` (and `pigz -dc`, where installed) run for
 /// each layer one after another.
-fn bench_oci_layers(dir: &Path, mib: u64, layers: usize, rounds: u64) {
+fn bench_oci_layers(dir: &Path, mib: u64, layers: usize, rounds: u64, index: bool) {
     use sha2::Digest;
     let lay = dir.join("lay");
     let blobs = lay.join("blobs/sha256");
@@ -235,10 +237,21 @@ fn bench_oci_layers(dir: &Path, mib: u64, layers: usize, rounds: u64) {
         descs.join(", ")
     );
     let (md, ms) = put(manifest.as_bytes());
+    // With `--index`, the image is one platform of a multi-platform index
+    // (`oci_image_for`), as `docker buildx --platform` pushes it.
+    let (top_type, td, ts) = if index {
+        let index = format!(
+            r#"{{"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json", "manifests": [{{"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": "sha256:{md}", "size": {ms}, "platform": {{"os": "linux", "architecture": "amd64"}}}}]}}"#
+        );
+        let (id, is) = put(index.as_bytes());
+        ("application/vnd.oci.image.index.v1+json", id, is)
+    } else {
+        ("application/vnd.oci.image.manifest.v1+json", md, ms)
+    };
     std::fs::write(
         lay.join("index.json"),
         format!(
-            r#"{{"schemaVersion": 2, "manifests": [{{"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": "sha256:{md}", "size": {ms}, "annotations": {{"org.opencontainers.image.ref.name": "v1"}}}}]}}"#
+            r#"{{"schemaVersion": 2, "manifests": [{{"mediaType": "{top_type}", "digest": "sha256:{td}", "size": {ts}, "annotations": {{"org.opencontainers.image.ref.name": "v1"}}}}]}}"#
         ),
     )
     .expect("index");
@@ -247,7 +260,8 @@ fn bench_oci_layers(dir: &Path, mib: u64, layers: usize, rounds: u64) {
     std::fs::write(
         dir.join("main.claim"),
         format!(
-            "use std.oci.{{oci_image, Image}}\nfact image: Image = oci_image(\"lay\", \"v1\")\nwitness read {{ holds len(image.diff_ids) == {layers} }}\n"
+            "use std.oci.{{oci_image, oci_image_for, Image}}\nfact image: Image = {}\nwitness read {{ holds len(image.diff_ids) == {layers} }}\n",
+            if index { "oci_image_for(\"lay\", \"v1\", \"linux/amd64\")" } else { "oci_image(\"lay\", \"v1\")" }
         ),
     )
     .expect("main");
@@ -276,6 +290,7 @@ fn bench_oci_layers(dir: &Path, mib: u64, layers: usize, rounds: u64) {
     let mib = total as f64 / (1 << 20) as f64;
     let work = Some((mib, "MiB of blobs"));
     println!("{layers} gzip layers, {mib:.0} MiB of blobs");
+    println!("{}", if index { "oci_image_for, one platform of an index" } else { "oci_image" });
     report("one thread: claim_batch --jobs 1", &one, &gzip, "gzip|sha256", work);
     if !pigz.is_empty() {
         report("one thread: claim_batch --jobs 1", &one, &pigz, "pigz|sha256", work);
@@ -469,6 +484,7 @@ fn main() {
             arg(&args, "--mib", 1024),
             arg(&args, "--layers", 8).max(1) as usize,
             rounds,
+            args.iter().any(|a| a == "--index"),
         ),
         Some("git-tree") => bench_git_tree(&dir, arg(&args, "--files", 50_000), rounds),
         Some("parse") => {
