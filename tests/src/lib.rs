@@ -43,6 +43,8 @@ pub fn batch(entry: &Path) -> String {
         list: false,
         check_only: false,
         allow_empty: false,
+        mutate: false,
+        deny_unwitnessed: false,
     };
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)

@@ -59,6 +59,12 @@ pub struct BatchOptions {
     pub check_only: bool,
     /// A run in which no witness ran exits 0 with `0/0 PASS` instead of 2.
     pub allow_empty: bool,
+    /// `--mutate`: after the run, which fact leaves and refusal codes no
+    /// witness notices (`mutate.rs`).
+    pub mutate: bool,
+    /// `--deny-unwitnessed`: with `--mutate`, anything unwitnessed fails
+    /// the run (exit 1).
+    pub deny_unwitnessed: bool,
 }
 
 impl BatchOptions {
@@ -84,6 +90,8 @@ impl BatchOptions {
             list: false,
             check_only: false,
             allow_empty: false,
+            mutate: false,
+            deny_unwitnessed: false,
         }
     }
 }
@@ -128,6 +136,7 @@ fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &
         code: 2,
         graphs: Vec::new(),
         run: None,
+        mutate: None,
     };
     Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
 }
@@ -575,11 +584,44 @@ fn run_timed<'p>(
     clock.phase("witnesses");
     // A run that verified nothing is not a pass (§8).
     let empty = nothing_verified(opts, &reports, &loaded);
+    // `--mutate`: what no witness notices, from the run's own facts.
+    let mut mutated = None;
+    if opts.mutate {
+        let mut report = crate::mutate::MutateReport::default();
+        let mut again = Vec::new();
+        for (k, (((_, db, _), (_, _, compiled)), ev)) in dbs.iter().zip(&loaded).zip(evaluators).enumerate() {
+            let start = groups.get(k).map_or(0, |g| g.0);
+            let end = groups.get(k + 1).map_or(reports.len(), |g| g.0);
+            let json_texts = db.json_texts();
+            let settings = FactSettings {
+                max_len: db.max_value_len,
+                limit: db.fact_time_limit,
+                texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
+            };
+            let facts = crate::mutate::project(
+                compiled,
+                db.world(),
+                ev.into_facts(),
+                &reports[start..end],
+                &settings,
+                &sources_now(),
+                &mut report,
+            );
+            again.push(
+                Evaluator::with_facts(compiled, &NoWorld, facts)
+                    .with_max_len(opts.limits.max_value_len)
+                    .with_texts(&texts),
+            );
+        }
+        evaluators = again;
+        mutated = Some(report);
+    }
     if opts.format != Format::Human {
         let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
+        let unwitnessed = opts.deny_unwitnessed && mutated.as_ref().is_some_and(|m| m.unwitnessed() > 0);
         let code = if empty.is_some() || unexpected > 0 {
             2
-        } else if reports.iter().any(|r| !r.passed()) || dissolved {
+        } else if reports.iter().any(|r| !r.passed()) || dissolved || unwitnessed {
             1
         } else {
             0
@@ -606,6 +648,7 @@ fn run_timed<'p>(
             code,
             graphs,
             run: Some(run_identity(opts, &loaded, &sources)),
+            mutate: mutated.as_ref().map(|m| crate::mutate::to_json(m, &sources, &|f| sources.shared_text(f))),
         };
         let out = Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
         leave_if_exiting(opts, reports, evaluators, sources);
@@ -614,6 +657,13 @@ fn run_timed<'p>(
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
     let ran = crate::human::Ran { reports: &reports, groups: &groups, frontiers: &frontiers, broken: &broken };
     let mut out = crate::human::report(ran, &sources, opts, warnings, empty.is_some());
+    if let Some(m) = &mutated {
+        let texts = |f| sources.shared_text(f);
+        out.stdout.push_str(&crate::mutate::human(m, &sources, opts.color, opts.explain != Explain::Off, &texts));
+        if opts.deny_unwitnessed && m.unwitnessed() > 0 && out.code == 0 {
+            out.code = 1;
+        }
+    }
     if let Some(d) = empty {
         out.stderr.push_str(&render_all(&[d], &sources, opts.color));
     }

@@ -43,6 +43,7 @@ pub(crate) fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sourc
             code,
             graphs: Vec::new(),
             run: None,
+            mutate: None,
         };
         return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
     }

@@ -40,6 +40,8 @@ pub struct RunReport<'a> {
     /// Which part of which program this run is, where it ran witnesses
     /// (`claim_batch merge` checks that the shards make one whole).
     pub run: Option<RunIdentity>,
+    /// What `--mutate` found, as its JSON (`mutate::to_json`).
+    pub mutate: Option<Value>,
 }
 
 /// Which part of which program a run is.
@@ -222,6 +224,9 @@ fn json_doc(r: &RunReport<'_>) -> String {
         "diagnostics": r.diagnostics.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
     });
     let mut doc = doc;
+    if let Some(m) = &r.mutate {
+        doc["mutate"] = m.clone();
+    }
     if let Some(run) = &r.run {
         doc["run"] = json!({
             "shard": { "index": run.shard.0, "count": run.shard.1 },

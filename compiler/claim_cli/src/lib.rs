@@ -19,6 +19,7 @@ pub mod init;
 pub mod layer;
 pub mod lsp;
 pub mod merge;
+pub mod mutate;
 pub mod oci;
 pub mod par;
 pub mod parts;

@@ -81,6 +81,8 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("W0004", "witness proves nothing", include_str!("../explanations/W0004.md")),
     ("W0005", "frontier without `dissolves when`", include_str!("../explanations/W0005.md")),
     ("W0006", "binding digest no loaded receipt mentions", include_str!("../explanations/W0006.md")),
+    ("W0007", "a fact leaf no witness notices", include_str!("../explanations/W0007.md")),
+    ("W0008", "a refusal code no witness shows can fire", include_str!("../explanations/W0008.md")),
 ];
 
 /// The explanation of a code, if it is one.

@@ -141,6 +141,12 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         ev
     }
 
+    /// The facts it was given, back (to give another evaluator some of them
+    /// changed: `claim_batch --mutate`).
+    pub fn into_facts(self) -> FactValues<'p> {
+        self.known
+    }
+
     /// The values of the facts it was given, for lints that read them.
     pub fn known_values(&self) -> impl Iterator<Item = &Value> + Clone {
         self.known.values()

@@ -183,7 +183,7 @@ impl Default for FactSettings<'_> {
 /// whose own initializer (or a world function it calls) refuses breaks
 /// here. The body of the `fact_value` query, and of
 /// [`crate::fact_table::FactTable`]'s evaluation without it.
-pub(crate) fn evaluate_fact<W: World + ?Sized>(
+pub fn evaluate_fact<W: World + ?Sized>(
     compiled: &Compiled,
     world: &W,
     fact: &hir::Fact,

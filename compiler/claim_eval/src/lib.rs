@@ -15,6 +15,7 @@ pub mod json;
 pub mod json_digests;
 pub mod known;
 pub mod memo;
+pub mod mutants;
 mod near;
 mod ops;
 pub mod refusal;

@@ -70,6 +70,14 @@ struct Args {
     /// failing: a run that verified nothing is otherwise exit 2.
     #[arg(long)]
     allow_empty: bool,
+    /// After the run, change every leaf of every fact in turn and re-run the
+    /// witnesses that read it: report the leaves no verdict notices, and the
+    /// refusal codes no passing witness shows can fire.
+    #[arg(long)]
+    mutate: bool,
+    /// With `--mutate`: anything unwitnessed fails the run (exit 1).
+    #[arg(long, requires = "mutate")]
+    deny_unwitnessed: bool,
     /// The most bytes one OCI image layer may decompress to.
     #[arg(long, value_name = "BYTES", default_value_t = claim_cli::project::Limits::default().max_layer_bytes)]
     max_layer_bytes: u64,
@@ -156,6 +164,8 @@ fn main() {
         timings: args.timings,
         list: args.list,
         allow_empty: args.allow_empty,
+        mutate: args.mutate,
+        deny_unwitnessed: args.deny_unwitnessed,
         check_only: false,
     };
     if args.watch {

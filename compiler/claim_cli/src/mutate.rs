@@ -1,0 +1,413 @@
+//! `claim_batch --mutate`: which facts does no witness notice? Every leaf
+//! of every fact (`claim_eval::mutants`) is changed in turn, the facts that
+//! read the fact are evaluated again from the changed value, and only the
+//! witnesses that read any of them (through what reads what) run again. A
+//! leaf whose every mutant leaves every verdict as it was is unwitnessed:
+//! the suite would pass whatever its value. And every refusal code a
+//! program declares is shown to fire, or reported: a passing witness must
+//! expect it in a `refuses` statement.
+
+use crate::world::FsWorld;
+use claim_diagnostics::{Diagnostic, Sources};
+use claim_eval::incremental::{evaluate_fact, FactFailure, FactResult, FactSettings};
+use claim_eval::known::Known;
+use claim_eval::mutants::{mutate, Leaf};
+use claim_eval::{run_witness, Evaluator, NoWorld, Value, WitnessReport};
+use claim_sema::hir::{self, WitnessStmtKind as S};
+use claim_sema::ty::GlobalName;
+use claim_sema::Compiled;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
+
+/// What a leaf's mutants showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A mutant changed a verdict: the witnesses named.
+    Witnessed(Vec<Arc<str>>),
+    /// No mutant changed any verdict, and no expression reads the field:
+    /// nothing could compare it (the reason).
+    Equivalent(String),
+    /// No mutant changed any verdict (the reason).
+    Unwitnessed(String),
+}
+
+/// One leaf of one fact, and what its mutants showed.
+#[derive(Clone, Debug)]
+pub struct LeafReport {
+    pub fact: Arc<str>,
+    pub loc: claim_syntax::Loc,
+    pub leaf: Leaf,
+    pub status: Status,
+    /// Each mutant tried: its change and the witnesses whose verdict changed.
+    pub tried: Vec<(String, Vec<Arc<str>>)>,
+}
+
+/// A refusal code of the program and whether a passing witness expects it.
+#[derive(Clone, Debug)]
+pub struct CodeReport {
+    pub code: Arc<str>,
+    pub loc: claim_syntax::Loc,
+    pub shown: bool,
+}
+
+/// What `--mutate` found in one run.
+#[derive(Default)]
+pub struct MutateReport {
+    pub leaves: Vec<LeafReport>,
+    pub codes: Vec<CodeReport>,
+    /// Facts and codes left out by name (`_…`).
+    pub exempt: Vec<Arc<str>>,
+    pub mutants: usize,
+}
+
+impl MutateReport {
+    pub fn unwitnessed(&self) -> usize {
+        self.leaves.iter().filter(|l| matches!(l.status, Status::Unwitnessed(_))).count()
+            + self.codes.iter().filter(|c| !c.shown).count()
+    }
+}
+
+/// A program's reads, turned around: who reads each name.
+fn readers(compiled: &Compiled) -> FxHashMap<&GlobalName, Vec<&GlobalName>> {
+    let mut out: FxHashMap<&GlobalName, Vec<&GlobalName>> = FxHashMap::default();
+    for (reader, read, _) in compiled.reads.iter().flat_map(|m| m.iter()) {
+        out.entry(&**read).or_default().push(&**reader);
+    }
+    out
+}
+
+/// The witnesses (by name) and facts that read `fact`, directly or through
+/// functions and other facts.
+fn reached<'c>(
+    fact: &'c GlobalName,
+    readers: &FxHashMap<&'c GlobalName, Vec<&'c GlobalName>>,
+    compiled: &'c Compiled,
+) -> (FxHashSet<&'c str>, Vec<&'c hir::Fact>) {
+    let mut seen: FxHashSet<&GlobalName> = FxHashSet::default();
+    let mut stack = vec![fact];
+    let (mut witnesses, mut facts) = (FxHashSet::default(), Vec::new());
+    while let Some(n) = stack.pop() {
+        for r in readers.get(n).into_iter().flatten() {
+            if !seen.insert(r) {
+                continue;
+            }
+            if let Some(w) = r.name.strip_prefix("witness ") {
+                witnesses.insert(w);
+            } else if let Some(f) = compiled.fact(r) {
+                facts.push(f);
+                stack.push(r);
+            } else {
+                stack.push(r);
+            }
+        }
+    }
+    (witnesses, facts)
+}
+
+/// Every field name an expression of the program reads.
+fn fields_read(compiled: &Compiled) -> FxHashSet<Arc<str>> {
+    let mut out = FxHashSet::default();
+    let mut see = |e: &hir::Expr| {
+        hir::visit(e, &mut |x| {
+            if let hir::ExprKind::Field(_, _, name) = &x.kind {
+                out.insert(name.clone());
+            }
+        })
+    };
+    for m in compiled.modules.values() {
+        m.facts.iter().for_each(|f| see(&f.init));
+        m.functions.iter().for_each(|f| see(&f.body));
+        for w in &m.witnesses {
+            for s in &w.stmts {
+                match &s.kind {
+                    S::Let { value, .. } => see(value),
+                    S::Holds(e) => see(e),
+                    S::Refuses { expr, .. } => see(expr),
+                }
+            }
+        }
+        for f in &m.frontiers {
+            see(&f.text);
+            if let Some(c) = &f.condition {
+                see(c);
+            }
+        }
+    }
+    out
+}
+
+fn result_of(k: Option<&Known>) -> FactResult {
+    FactResult(Arc::new(match k {
+        Some(Known::Value(v)) => Ok(v.clone()),
+        Some(Known::Broken(b)) => Err(FactFailure::Broken(b.clone())),
+        _ => Err(FactFailure::Fatal(Vec::new())),
+    }))
+}
+
+fn known_of(r: &FactResult) -> Known {
+    match &*r.0 {
+        Ok(v) => Known::Value(v.clone()),
+        Err(FactFailure::Broken(b)) => Known::Broken(b.clone()),
+        Err(FactFailure::Fatal(_)) => Known::Failed,
+    }
+}
+
+/// Runs the mutants of one project's facts. `facts` are the baseline's
+/// values (given back), `reports` the baseline's verdicts.
+pub fn project<'c>(
+    compiled: &'c Compiled,
+    world: &FsWorld,
+    mut facts: claim_eval::eval::FactValues<'c>,
+    reports: &[WitnessReport],
+    settings: &FactSettings<'_>,
+    sources: &Sources,
+    out: &mut MutateReport,
+) -> claim_eval::eval::FactValues<'c> {
+    let readers = readers(compiled);
+    let read = fields_read(compiled);
+    let baseline: FxHashMap<&str, bool> = reports.iter().map(|r| (&*r.name, r.passed())).collect();
+    let witnesses: FxHashMap<&str, &hir::Witness> =
+        compiled.modules.values().flat_map(|m| m.witnesses.iter()).map(|w| (&*w.name, w)).collect();
+    // The program's own modules, not the standard library's: their files.
+    let own = |module: &str| !module.starts_with("std.");
+    let files: FxHashSet<claim_syntax::FileId> = compiled
+        .modules
+        .iter()
+        .filter(|(m, _)| own(m))
+        .flat_map(|(_, m)| {
+            m.facts
+                .iter()
+                .map(|f| f.loc.file)
+                .chain(m.functions.iter().map(|f| f.loc.file))
+                .chain(m.witnesses.iter().map(|w| w.loc.file))
+        })
+        .collect();
+    let _ = sources;
+    for m in compiled.modules.iter().filter(|(m, _)| own(m)).map(|(_, m)| m) {
+        for fact in &m.facts {
+            if fact.name.name.starts_with('_') {
+                out.exempt.push(fact.name.name.clone());
+                continue;
+            }
+            let Some(Known::Value(value)) = facts.known(&fact.name).cloned() else { continue };
+            let (leaves, mutants) = mutate(&value, &compiled.types);
+            let (affected, dependents) = reached(&fact.name, &readers, compiled);
+            let mut tried: Vec<Vec<(String, Vec<Arc<str>>)>> = vec![Vec::new(); leaves.len()];
+            for mutant in mutants {
+                out.mutants += 1;
+                // The fact changed, then every fact that reads it again.
+                let mut changed: FxHashMap<&'c GlobalName, FactResult> = FxHashMap::default();
+                changed.insert(&fact.name, FactResult(Arc::new(Ok(mutant.value.clone()))));
+                for g in &dependents {
+                    let r = evaluate_fact(compiled, world, g, settings, |dep| {
+                        changed.get(dep).cloned().unwrap_or_else(|| result_of(facts.known(dep)))
+                    });
+                    changed.insert(&g.name, r);
+                }
+                let saved: Vec<(&'c GlobalName, Option<Known>)> =
+                    changed.keys().map(|n| (*n, facts.known(n).cloned())).collect();
+                for (n, r) in &changed {
+                    facts.insert(n, known_of(r));
+                }
+                let ev = Evaluator::with_facts(compiled, &NoWorld, facts);
+                let mut flipped: Vec<Arc<str>> = Vec::new();
+                let mut names: Vec<&&str> = affected.iter().collect();
+                names.sort();
+                for name in names {
+                    let (Some(w), Some(was)) = (witnesses.get(*name), baseline.get(*name)) else { continue };
+                    if run_witness(&ev, w, false, None).passed() != *was {
+                        flipped.push(w.name.clone());
+                    }
+                }
+                facts = ev.into_facts();
+                for (n, k) in saved {
+                    if let Some(k) = k {
+                        facts.insert(n, k);
+                    }
+                }
+                if let Some(t) = tried.get_mut(mutant.leaf) {
+                    t.push((mutant.change, flipped));
+                }
+            }
+            for (leaf, tried) in leaves.into_iter().zip(tried) {
+                let mut by: Vec<Arc<str>> = tried.iter().flat_map(|(_, w)| w.iter().cloned()).collect();
+                by.sort();
+                by.dedup();
+                let status = if !by.is_empty() {
+                    Status::Witnessed(by)
+                } else if tried.is_empty() {
+                    continue;
+                } else if affected.is_empty() {
+                    Status::Unwitnessed("no witness reads the fact".into())
+                } else {
+                    match &leaf.field {
+                        Some(f) if !read.contains(f) => {
+                            Status::Equivalent(format!("no expression reads the field `{f}`"))
+                        }
+                        _ => Status::Unwitnessed(format!(
+                            "{} read the fact, and no verdict changed",
+                            if affected.len() == 1 {
+                                "one witness".to_string()
+                            } else {
+                                format!("{} witnesses", affected.len())
+                            }
+                        )),
+                    }
+                };
+                out.leaves.push(LeafReport { fact: fact.name.name.clone(), loc: fact.loc, leaf, status, tried });
+            }
+        }
+    }
+    // Refusal coverage: each code a module of the program declares (not the
+    // standard library's), shown where a passing witness expects it.
+    let shown: FxHashSet<&str> = compiled
+        .modules
+        .values()
+        .flat_map(|m| m.witnesses.iter())
+        .filter(|w| baseline.get(&*w.name) == Some(&true))
+        .flat_map(|w| w.stmts.iter())
+        .filter_map(|s| match &s.kind {
+            S::Refuses { code, .. } => Some(&**code),
+            _ => None,
+        })
+        .collect();
+    for (code, r) in &compiled.refusals {
+        if !files.contains(&r.loc.file) {
+            continue;
+        }
+        if code.starts_with('_') {
+            out.exempt.push(code.clone());
+            continue;
+        }
+        out.codes.push(CodeReport { code: code.clone(), loc: r.loc, shown: shown.contains(&**code) });
+    }
+    facts
+}
+
+/// The diagnostics of what no witness notices: `W0007` a leaf, `W0008` a
+/// code.
+pub fn diagnostics(r: &MutateReport, texts: claim_eval::eval::Texts<'_>) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for l in &r.leaves {
+        let Status::Unwitnessed(why) = &l.status else { continue };
+        let mut d = Diagnostic::warning("W0007", format!("no witness notices `{}` at `{}`", l.fact, l.leaf.path))
+            .at_loc(l.loc, format!("every mutant of `{}` leaves every verdict as it was", l.leaf.path))
+            .with_note(format!(
+                "{why}; mutants tried: {}",
+                l.tried.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>().join(", ")
+            ))
+            .with_help("add a witness that fails where this value is wrong, or name the fact `_…` to exempt it");
+        let v = Value { kind: claim_eval::V::Bool(false), origin: l.leaf.origin.clone() };
+        if let Some((loc, label)) = claim_eval::report::origin_label(&v, "the value", l.loc, texts) {
+            d = d.with_secondary(loc, label);
+        }
+        out.push(d);
+    }
+    for c in r.codes.iter().filter(|c| !c.shown) {
+        out.push(
+            Diagnostic::warning("W0008", format!("no witness shows `{}` can fire", c.code))
+                .at_loc(c.loc, "declared here")
+                .with_help(format!("add a witness that passes with `refuses … with {}`", c.code)),
+        );
+    }
+    out
+}
+
+/// The score line: `N of M fact leaves witnessed, K of L refusal codes shown`.
+pub fn score(r: &MutateReport) -> String {
+    let counted: Vec<&LeafReport> = r.leaves.iter().filter(|l| !matches!(l.status, Status::Equivalent(_))).collect();
+    let witnessed = counted.iter().filter(|l| matches!(l.status, Status::Witnessed(_))).count();
+    let equivalent = r.leaves.len() - counted.len();
+    let shown = r.codes.iter().filter(|c| c.shown).count();
+    format!(
+        "mutate: {witnessed} of {} fact leaves witnessed ({equivalent} equivalent), {shown} of {} refusal codes shown; {} mutants",
+        counted.len(),
+        r.codes.len(),
+        r.mutants
+    )
+}
+
+/// The human report of `--mutate`: the diagnostics, the equivalent leaves
+/// with their reasons, with `explain` every mutant tried, and the score.
+pub fn human(
+    r: &MutateReport,
+    sources: &Sources,
+    color: bool,
+    explain: bool,
+    texts: claim_eval::eval::Texts<'_>,
+) -> String {
+    let mut out = String::new();
+    let mut renderer = claim_diagnostics::HumanRenderer::new(sources, color);
+    for d in diagnostics(r, texts) {
+        out.push('\n');
+        out.push_str(&renderer.render(&d));
+    }
+    let equivalent: Vec<&LeafReport> = r.leaves.iter().filter(|l| matches!(l.status, Status::Equivalent(_))).collect();
+    if !equivalent.is_empty() {
+        out.push_str("\nequivalent mutants:\n");
+        for l in equivalent {
+            if let Status::Equivalent(why) = &l.status {
+                out.push_str(&format!("  {} {}: {why}\n", l.fact, claim_diagnostics::printable(&l.leaf.path)));
+            }
+        }
+    }
+    if explain {
+        out.push_str("\nmutants tried:\n");
+        for l in &r.leaves {
+            for (change, flipped) in &l.tried {
+                let by = match flipped.as_slice() {
+                    [] => "no verdict changed".to_string(),
+                    w => format!("changed {}", claim_diagnostics::and_list(w)),
+                };
+                out.push_str(&format!("  {} {}: {change}: {by}\n", l.fact, claim_diagnostics::printable(&l.leaf.path)));
+            }
+        }
+    }
+    if !r.exempt.is_empty() {
+        out.push_str(&format!("\nexempt: {}\n", claim_diagnostics::and_list(&r.exempt)));
+    }
+    out.push_str(&format!("\n{}\n", score(r)));
+    out
+}
+
+/// `--mutate`'s part of the JSON report.
+pub fn to_json(r: &MutateReport, sources: &Sources, texts: claim_eval::eval::Texts<'_>) -> serde_json::Value {
+    use serde_json::json;
+    let leaves: Vec<serde_json::Value> = r
+        .leaves
+        .iter()
+        .map(|l| {
+            let (status, detail) = match &l.status {
+                Status::Witnessed(w) => ("witnessed", json!(w.iter().map(|x| &**x).collect::<Vec<_>>())),
+                Status::Equivalent(why) => ("equivalent", json!(why)),
+                Status::Unwitnessed(why) => ("unwitnessed", json!(why)),
+            };
+            let (line, _) = sources.line_col(l.loc.file, l.loc.span.start);
+            json!({
+                "fact": &*l.fact,
+                "file": sources.name(l.loc.file),
+                "line": line,
+                "path": l.leaf.path,
+                "status": status,
+                "detail": detail,
+                "mutants": l.tried.iter().map(|(c, w)| json!({"change": c, "changed": w.iter().map(|x| &**x).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let codes: Vec<serde_json::Value> = r.codes.iter().map(|c| json!({"code": &*c.code, "shown": c.shown})).collect();
+    let witnessed = r.leaves.iter().filter(|l| matches!(l.status, Status::Witnessed(_))).count();
+    let counted = r.leaves.iter().filter(|l| !matches!(l.status, Status::Equivalent(_))).count();
+    json!({
+        "leaves": leaves,
+        "codes": codes,
+        "exempt": r.exempt.iter().map(|x| &**x).collect::<Vec<_>>(),
+        "score": {
+            "witnessed": witnessed,
+            "leaves": counted,
+            "shown": r.codes.iter().filter(|c| c.shown).count(),
+            "codes": r.codes.len(),
+            "mutants": r.mutants,
+        },
+        "diagnostics": diagnostics(r, texts).iter().map(|d| crate::formats::diagnostic_json(d, sources)).collect::<Vec<_>>(),
+    })
+}
