@@ -513,8 +513,48 @@ fn markdown(r: &RunReport<'_>) -> String {
         }
         out.push('\n');
     }
+    if let Some(m) = &r.mutate {
+        out.push_str(&mutate_markdown(m));
+    }
     for g in &r.graphs {
         let _ = writeln!(out, "<details><summary>Derivation graph</summary>\n\n```mermaid\n{g}```\n</details>\n");
+    }
+    out
+}
+
+/// `--mutate`'s part of the Markdown report: the score, then what no
+/// witness notices, from the JSON `mutate::to_json` made.
+fn mutate_markdown(m: &Value) -> String {
+    let score = &m["score"];
+    let mut out = format!(
+        "### Mutation analysis\n\n{} of {} fact leaves witnessed, {} of {} refusal codes shown ({} mutants)\n\n",
+        score["witnessed"], score["leaves"], score["shown"], score["codes"], score["mutants"]
+    );
+    let unwitnessed: Vec<&Value> =
+        m["leaves"].as_array().into_iter().flatten().filter(|l| l["status"] == "unwitnessed").collect();
+    if !unwitnessed.is_empty() {
+        out.push_str("| fact | leaf | why |\n| --- | --- | --- |\n");
+        for l in unwitnessed {
+            let _ = writeln!(
+                out,
+                "| `{}` | `{}` | {} |",
+                escape::markdown_code(l["fact"].as_str().unwrap_or("")),
+                escape::markdown_code(l["path"].as_str().unwrap_or("")),
+                escape::markdown(l["detail"].as_str().unwrap_or(""))
+            );
+        }
+        out.push('\n');
+    }
+    let unshown: Vec<&str> = m["codes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["shown"] == false)
+        .filter_map(|c| c["code"].as_str())
+        .collect();
+    if !unshown.is_empty() {
+        let codes: Vec<String> = unshown.iter().map(|c| format!("`{}`", escape::markdown_code(c))).collect();
+        let _ = writeln!(out, "No witness shows these refusals can fire: {}\n", codes.join(", "));
     }
     out
 }

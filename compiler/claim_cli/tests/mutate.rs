@@ -88,3 +88,15 @@ fn the_same_answer_with_any_number_of_jobs_and_in_json() {
         ]
     );
 }
+
+#[test]
+fn markdown_shows_the_score_and_what_no_witness_notices() {
+    let w = "witness tagged_run { holds tagged(run).tag == \"v41\" }\nwitness id { holds run.run_id > 0 }\n";
+    let (_, out) = run("markdown", w, &["--format", "markdown"]);
+    assert!(
+        out.contains("### Mutation analysis\n\n1 of 2 fact leaves witnessed, 0 of 1 refusal codes shown (4 mutants)"),
+        "{out}"
+    );
+    assert!(out.contains("| `run` | `$.run_id` | 2 witnesses read the fact, and no verdict changed |"), "{out}");
+    assert!(out.contains("No witness shows these refusals can fire: `WrongTag`"), "{out}");
+}
