@@ -602,6 +602,7 @@ fn run_timed<'p>(
                 compiled,
                 db.world(),
                 ev.into_facts(),
+                opts.jobs,
                 &reports[start..end],
                 &settings,
                 &sources_now(),
@@ -615,6 +616,7 @@ fn run_timed<'p>(
         }
         evaluators = again;
         mutated = Some(report);
+        clock.phase("mutate");
     }
     if opts.format != Format::Human {
         let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
@@ -659,7 +661,7 @@ fn run_timed<'p>(
     let mut out = crate::human::report(ran, &sources, opts, warnings, empty.is_some());
     if let Some(m) = &mutated {
         let texts = |f| sources.shared_text(f);
-        out.stdout.push_str(&crate::mutate::human(m, &sources, opts.color, opts.explain != Explain::Off, &texts));
+        out.stdout.push_str(&crate::mutate::human(m, &sources, opts, &texts));
         if opts.deny_unwitnessed && m.unwitnessed() > 0 && out.code == 0 {
             out.code = 1;
         }

@@ -114,7 +114,7 @@ pub(crate) fn report(ran: Ran<'_>, sources: &Sources, opts: &BatchOptions, warni
 /// The diagnostics, rendered in order: in a part for each job where there
 /// are many (a run where one receipt in ten is stale renders thousands,
 /// each with its excerpts), each part with its own renderer.
-fn render_in_parts(shown: &[&Diagnostic], sources: &Sources, opts: &BatchOptions) -> String {
+pub(crate) fn render_in_parts(shown: &[&Diagnostic], sources: &Sources, opts: &BatchOptions) -> String {
     let render = |part: &[&Diagnostic]| {
         let mut renderer = claim_diagnostics::HumanRenderer::new(sources, opts.color);
         let mut out = String::new();

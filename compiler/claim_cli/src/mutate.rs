@@ -152,12 +152,101 @@ fn known_of(r: &FactResult) -> Known {
     }
 }
 
+/// What reading the program tells a fact's mutants: who reads what, the
+/// field names expressions read, the baseline's verdicts and the witnesses.
+type Verdicts<'c> = FxHashMap<&'c str, bool>;
+
+/// The mutants of one fact: each evaluated, the witnesses that read it run
+/// again; its leaves' reports pushed, the number of mutants returned.
+#[allow(clippy::too_many_arguments)]
+fn one_fact<'c>(
+    compiled: &'c Compiled,
+    world: &FsWorld,
+    facts: &mut claim_eval::eval::FactValues<'c>,
+    fact: &'c hir::Fact,
+    readers: &FxHashMap<&'c GlobalName, Vec<&'c GlobalName>>,
+    read: &FxHashSet<Arc<str>>,
+    baseline: &Verdicts<'_>,
+    witnesses: &FxHashMap<&str, &hir::Witness>,
+    settings: &FactSettings<'_>,
+    out: &mut Vec<LeafReport>,
+) -> usize {
+    let Some(Known::Value(value)) = facts.known(&fact.name).cloned() else { return 0 };
+    let (leaves, mutants) = mutate(&value, &compiled.types);
+    let count = mutants.len();
+    let (affected, dependents) = reached(&fact.name, readers, compiled);
+    let mut names: Vec<&str> = affected.iter().copied().collect();
+    names.sort_unstable();
+    let mut tried: Vec<Vec<(String, Vec<Arc<str>>)>> = vec![Vec::new(); leaves.len()];
+    for mutant in mutants {
+        // The fact changed, then every fact that reads it again.
+        let mut changed: FxHashMap<&'c GlobalName, FactResult> = FxHashMap::default();
+        changed.insert(&fact.name, FactResult(Arc::new(Ok(mutant.value.clone()))));
+        for g in &dependents {
+            let r = evaluate_fact(compiled, world, g, settings, |dep| {
+                changed.get(dep).cloned().unwrap_or_else(|| result_of(facts.known(dep)))
+            });
+            changed.insert(&g.name, r);
+        }
+        let saved: Vec<(&'c GlobalName, Option<Known>)> =
+            changed.keys().map(|n| (*n, facts.known(n).cloned())).collect();
+        for (n, r) in &changed {
+            facts.insert(n, known_of(r));
+        }
+        let ev = Evaluator::with_facts(compiled, &NoWorld, std::mem::take(facts));
+        let mut flipped: Vec<Arc<str>> = Vec::new();
+        for name in &names {
+            let (Some(w), Some(was)) = (witnesses.get(name), baseline.get(name)) else { continue };
+            if run_witness(&ev, w, false, None).passed() != *was {
+                flipped.push(w.name.clone());
+            }
+        }
+        *facts = ev.into_facts();
+        for (n, k) in saved {
+            if let Some(k) = k {
+                facts.insert(n, k);
+            }
+        }
+        if let Some(t) = tried.get_mut(mutant.leaf) {
+            t.push((mutant.change, flipped));
+        }
+    }
+    for (leaf, tried) in leaves.into_iter().zip(tried) {
+        let mut by: Vec<Arc<str>> = tried.iter().flat_map(|(_, w)| w.iter().cloned()).collect();
+        by.sort();
+        by.dedup();
+        let status = if !by.is_empty() {
+            Status::Witnessed(by)
+        } else if tried.is_empty() {
+            continue;
+        } else if affected.is_empty() {
+            Status::Unwitnessed("no witness reads the fact".into())
+        } else {
+            match &leaf.field {
+                Some(f) if !read.contains(f) => Status::Equivalent(format!("no expression reads the field `{f}`")),
+                _ => Status::Unwitnessed(format!(
+                    "{} read the fact, and no verdict changed",
+                    if affected.len() == 1 {
+                        "one witness".to_string()
+                    } else {
+                        format!("{} witnesses", affected.len())
+                    }
+                )),
+            }
+        };
+        out.push(LeafReport { fact: fact.name.name.clone(), loc: fact.loc, leaf, status, tried });
+    }
+    count
+}
+
 /// Runs the mutants of one project's facts. `facts` are the baseline's
 /// values (given back), `reports` the baseline's verdicts.
+#[allow(clippy::too_many_arguments)]
 pub fn project<'c>(
     compiled: &'c Compiled,
     world: &FsWorld,
-    mut facts: claim_eval::eval::FactValues<'c>,
+    facts: claim_eval::eval::FactValues<'c>,
+    jobs: usize,
     reports: &[WitnessReport],
     settings: &FactSettings<'_>,
     sources: &Sources,
@@ -165,7 +254,7 @@ pub fn project<'c>(
 ) -> claim_eval::eval::FactValues<'c> {
     let readers = readers(compiled);
     let read = fields_read(compiled);
-    let baseline: FxHashMap<&str, bool> = reports.iter().map(|r| (&*r.name, r.passed())).collect();
+    let baseline: Verdicts<'_> = reports.iter().map(|r| (&*r.name, r.passed())).collect();
     let witnesses: FxHashMap<&str, &hir::Witness> =
         compiled.modules.values().flat_map(|m| m.witnesses.iter()).map(|w| (&*w.name, w)).collect();
     // The program's own modules, not the standard library's: their files.
@@ -183,80 +272,43 @@ pub fn project<'c>(
         })
         .collect();
     let _ = sources;
+    let mut work: Vec<&'c hir::Fact> = Vec::new();
     for m in compiled.modules.iter().filter(|(m, _)| own(m)).map(|(_, m)| m) {
         for fact in &m.facts {
             if fact.name.name.starts_with('_') {
                 out.exempt.push(fact.name.name.clone());
-                continue;
-            }
-            let Some(Known::Value(value)) = facts.known(&fact.name).cloned() else { continue };
-            let (leaves, mutants) = mutate(&value, &compiled.types);
-            let (affected, dependents) = reached(&fact.name, &readers, compiled);
-            let mut tried: Vec<Vec<(String, Vec<Arc<str>>)>> = vec![Vec::new(); leaves.len()];
-            for mutant in mutants {
-                out.mutants += 1;
-                // The fact changed, then every fact that reads it again.
-                let mut changed: FxHashMap<&'c GlobalName, FactResult> = FxHashMap::default();
-                changed.insert(&fact.name, FactResult(Arc::new(Ok(mutant.value.clone()))));
-                for g in &dependents {
-                    let r = evaluate_fact(compiled, world, g, settings, |dep| {
-                        changed.get(dep).cloned().unwrap_or_else(|| result_of(facts.known(dep)))
-                    });
-                    changed.insert(&g.name, r);
-                }
-                let saved: Vec<(&'c GlobalName, Option<Known>)> =
-                    changed.keys().map(|n| (*n, facts.known(n).cloned())).collect();
-                for (n, r) in &changed {
-                    facts.insert(n, known_of(r));
-                }
-                let ev = Evaluator::with_facts(compiled, &NoWorld, facts);
-                let mut flipped: Vec<Arc<str>> = Vec::new();
-                let mut names: Vec<&&str> = affected.iter().collect();
-                names.sort();
-                for name in names {
-                    let (Some(w), Some(was)) = (witnesses.get(*name), baseline.get(*name)) else { continue };
-                    if run_witness(&ev, w, false, None).passed() != *was {
-                        flipped.push(w.name.clone());
-                    }
-                }
-                facts = ev.into_facts();
-                for (n, k) in saved {
-                    if let Some(k) = k {
-                        facts.insert(n, k);
-                    }
-                }
-                if let Some(t) = tried.get_mut(mutant.leaf) {
-                    t.push((mutant.change, flipped));
-                }
-            }
-            for (leaf, tried) in leaves.into_iter().zip(tried) {
-                let mut by: Vec<Arc<str>> = tried.iter().flat_map(|(_, w)| w.iter().cloned()).collect();
-                by.sort();
-                by.dedup();
-                let status = if !by.is_empty() {
-                    Status::Witnessed(by)
-                } else if tried.is_empty() {
-                    continue;
-                } else if affected.is_empty() {
-                    Status::Unwitnessed("no witness reads the fact".into())
-                } else {
-                    match &leaf.field {
-                        Some(f) if !read.contains(f) => {
-                            Status::Equivalent(format!("no expression reads the field `{f}`"))
-                        }
-                        _ => Status::Unwitnessed(format!(
-                            "{} read the fact, and no verdict changed",
-                            if affected.len() == 1 {
-                                "one witness".to_string()
-                            } else {
-                                format!("{} witnesses", affected.len())
-                            }
-                        )),
-                    }
-                };
-                out.leaves.push(LeafReport { fact: fact.name.name.clone(), loc: fact.loc, leaf, status, tried });
+            } else {
+                work.push(fact);
             }
         }
+    }
+    // The facts in contiguous parts, one a job, each on its own copy of the
+    // facts' values; the parts' reports joined in the facts' order.
+    let jobs = jobs.max(1).min(work.len().max(1));
+    let parts: Vec<&[&hir::Fact]> = work.chunks(work.len().div_ceil(jobs).max(1)).collect();
+    let done = crate::par::map(&parts, jobs, |part| {
+        let mut facts = facts.clone();
+        let mut leaves = Vec::new();
+        let mut mutants = 0;
+        for fact in *part {
+            mutants += one_fact(
+                compiled,
+                world,
+                &mut facts,
+                fact,
+                &readers,
+                &read,
+                &baseline,
+                &witnesses,
+                settings,
+                &mut leaves,
+            );
+        }
+        (leaves, mutants)
+    });
+    for (leaves, mutants) in done {
+        out.leaves.extend(leaves);
+        out.mutants += mutants;
     }
     // Refusal coverage: each code a module of the program declares (not the
     // standard library's), shown where a passing witness expects it.
@@ -332,16 +384,13 @@ pub fn score(r: &MutateReport) -> String {
 pub fn human(
     r: &MutateReport,
     sources: &Sources,
-    color: bool,
-    explain: bool,
+    opts: &crate::batch::BatchOptions,
     texts: claim_eval::eval::Texts<'_>,
 ) -> String {
-    let mut out = String::new();
-    let mut renderer = claim_diagnostics::HumanRenderer::new(sources, color);
-    for d in diagnostics(r, texts) {
-        out.push('\n');
-        out.push_str(&renderer.render(&d));
-    }
+    let explain = opts.explain != crate::batch::Explain::Off;
+    let found = diagnostics(r, texts);
+    let shown: Vec<&Diagnostic> = found.iter().collect();
+    let mut out = crate::human::render_in_parts(&shown, sources, opts);
     let equivalent: Vec<&LeafReport> = r.leaves.iter().filter(|l| matches!(l.status, Status::Equivalent(_))).collect();
     if !equivalent.is_empty() {
         out.push_str("\nequivalent mutants:\n");

@@ -26,7 +26,7 @@ pub enum Known {
 pub type FactIndex<'p> = FxHashMap<&'p GlobalName, usize>;
 
 /// Fact values by name.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct FactValues<'p> {
     index: FactIndex<'p>,
     /// The same numbers, by the addresses of the names' two texts. A
