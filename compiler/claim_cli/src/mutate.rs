@@ -55,6 +55,9 @@ pub struct CodeReport {
 pub struct MutateReport {
     pub leaves: Vec<LeafReport>,
     pub codes: Vec<CodeReport>,
+    /// The `require`s of the program's functions whose `else` no witness
+    /// reaches: the function, and where.
+    pub requires: Vec<(Arc<str>, claim_syntax::Loc)>,
     /// Facts and codes left out by name (`_…`).
     pub exempt: Vec<Arc<str>>,
     pub mutants: usize,
@@ -64,6 +67,7 @@ impl MutateReport {
     pub fn unwitnessed(&self) -> usize {
         self.leaves.iter().filter(|l| matches!(l.status, Status::Unwitnessed(_))).count()
             + self.codes.iter().filter(|c| !c.shown).count()
+            + self.requires.len()
     }
 }
 
@@ -310,6 +314,25 @@ pub fn project<'c>(
         out.leaves.extend(leaves);
         out.mutants += mutants;
     }
+    // Each `require` of the program's own functions whose `else` no witness
+    // of the run reached.
+    let reached: FxHashSet<claim_syntax::Loc> = reports.iter().flat_map(|r| r.refused_at.iter().copied()).collect();
+    for m in compiled.modules.iter().filter(|(m, _)| own(m)).map(|(_, m)| m) {
+        for f in &m.functions {
+            hir::visit(&f.body, &mut |x| {
+                if let hir::ExprKind::Block(stmts, _) = &x.kind {
+                    for s in stmts.iter() {
+                        if let hir::Stmt::Require { span, .. } = s {
+                            let at = claim_syntax::Loc::new(f.loc.file, *span);
+                            if !reached.contains(&at) {
+                                out.requires.push((f.name.name.clone(), at));
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
     // Refusal coverage: each code a module of the program declares (not the
     // standard library's), shown where a passing witness expects it.
     let shown: FxHashSet<&str> = compiled
@@ -355,6 +378,13 @@ pub fn diagnostics(r: &MutateReport, texts: claim_eval::eval::Texts<'_>) -> Vec<
         }
         out.push(d);
     }
+    for (function, at) in &r.requires {
+        out.push(
+            Diagnostic::warning("W0009", format!("no witness reaches the `else` of this `require` in `{function}`"))
+                .at_loc(*at, "never refused in this run")
+                .with_help("add a witness over an input this `require` must refuse"),
+        );
+    }
     for c in r.codes.iter().filter(|c| !c.shown) {
         out.push(
             Diagnostic::warning("W0008", format!("no witness shows `{}` can fire", c.code))
@@ -372,9 +402,10 @@ pub fn score(r: &MutateReport) -> String {
     let equivalent = r.leaves.len() - counted.len();
     let shown = r.codes.iter().filter(|c| c.shown).count();
     format!(
-        "mutate: {witnessed} of {} fact leaves witnessed ({equivalent} equivalent), {shown} of {} refusal codes shown; {} mutants",
+        "mutate: {witnessed} of {} fact leaves witnessed ({equivalent} equivalent), {shown} of {} refusal codes shown, {} `require`s never reached; {} mutants",
         counted.len(),
         r.codes.len(),
+        r.requires.len(),
         r.mutants
     )
 }
@@ -450,6 +481,10 @@ pub fn to_json(r: &MutateReport, sources: &Sources, texts: claim_eval::eval::Tex
         "leaves": leaves,
         "codes": codes,
         "exempt": r.exempt.iter().map(|x| &**x).collect::<Vec<_>>(),
+        "requires": r.requires.iter().map(|(f, at)| {
+            let (line, _) = sources.line_col(at.file, at.span.start);
+            json!({"function": &**f, "file": sources.name(at.file), "line": line})
+        }).collect::<Vec<_>>(),
         "score": {
             "witnessed": witnessed,
             "leaves": counted,

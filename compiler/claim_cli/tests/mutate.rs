@@ -37,6 +37,8 @@ fn a_leaf_no_witness_reads_closely_is_reported_and_a_discriminating_witness_clea
     // `WrongTag` is declared and no witness shows it can fire.
     assert!(out.contains("[W0008] Warning: no witness shows `WrongTag` can fire"), "{out}");
     assert!(out.contains("exempt: `_notes`"), "{out}");
+    // No witness gives `tagged` another tag: its `require` never refuses.
+    assert!(out.contains("[W0009] Warning: no witness reaches the `else` of this `require` in `tagged`"), "{out}");
     assert!(out.contains("mutate: 1 of 3 fact leaves witnessed (1 equivalent), 0 of 1 refusal codes shown"), "{out}");
 
     let tight = "witness the_run_is_the_expected_one {\n\
@@ -46,7 +48,7 @@ fn a_leaf_no_witness_reads_closely_is_reported_and_a_discriminating_witness_clea
         witness another_tag_is_refused { refuses tagged(Run { tag: \"v42\", run_id: 7, label: \"\", digest: run.digest }) with WrongTag }\n";
     let (code, out) = run("tight", tight, &["--deny-unwitnessed"]);
     assert_eq!(code, 0, "{out}");
-    assert!(!out.contains("W0007") && !out.contains("W0008"), "{out}");
+    assert!(!out.contains("W0007") && !out.contains("W0008") && !out.contains("W0009"), "{out}");
     assert!(out.contains("mutate: 3 of 3 fact leaves witnessed (1 equivalent), 1 of 1 refusal codes shown"), "{out}");
 }
 

@@ -83,6 +83,7 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("W0006", "binding digest no loaded receipt mentions", include_str!("../explanations/W0006.md")),
     ("W0007", "a fact leaf no witness notices", include_str!("../explanations/W0007.md")),
     ("W0008", "a refusal code no witness shows can fire", include_str!("../explanations/W0008.md")),
+    ("W0009", "a `require` whose `else` no witness reaches", include_str!("../explanations/W0009.md")),
 ];
 
 /// The explanation of a code, if it is one.

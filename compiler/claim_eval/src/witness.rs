@@ -26,6 +26,9 @@ pub struct WitnessReport {
     /// The broken facts whose refusal it met (§7), each with whether a
     /// `refuses` statement expected it there.
     pub broken: Vec<MetBroken>,
+    /// Where each refusal its statements met was made (a `require`, a
+    /// `refuse`): which refusals a suite reaches (`--mutate`).
+    pub refused_at: Vec<Loc>,
 }
 
 /// A broken fact's refusal, met by a witness or a frontier.
@@ -74,7 +77,8 @@ pub fn run_witness_with<W: crate::World + ?Sized>(
     cx.deadline = limit.map(|l| start + l);
     cx.memo = std::mem::take(memo);
     let mut broken = Vec::new();
-    let failure = run_stmts(ev, w, &mut cx, limit, &mut broken);
+    let mut refused_at = Vec::new();
+    let failure = run_stmts(ev, w, &mut cx, limit, &mut broken, &mut refused_at);
     *memo = std::mem::take(&mut cx.memo);
     WitnessReport {
         name: w.name.clone(),
@@ -84,6 +88,7 @@ pub fn run_witness_with<W: crate::World + ?Sized>(
         trace: cx.trace.unwrap_or_default(),
         duration: start.elapsed(),
         broken,
+        refused_at,
     }
 }
 
@@ -102,6 +107,7 @@ fn run_stmts<W: crate::World + ?Sized>(
     cx: &mut Cx,
     limit: Option<Duration>,
     broken: &mut Vec<MetBroken>,
+    refused_at: &mut Vec<Loc>,
 ) -> Option<Diagnostic> {
     let timed_out = |at: Loc| Some(report::timed_out(w, at, limit.unwrap_or_default()));
     let file = w.loc.file;
@@ -111,6 +117,9 @@ fn run_stmts<W: crate::World + ?Sized>(
         let at = Loc::new(file, stmt.span);
         let mut meet = |stop: Stop, expected: bool| {
             met(broken, &stop, expected);
+            if let Stop::Refused(r) = &stop {
+                refused_at.push(r.site);
+            }
             stop
         };
         match &stmt.kind {
