@@ -7,7 +7,7 @@
 //! as `load` decodes a file, by the caller.
 
 use base64::Engine as _;
-use claim_eval::json::{Json, J};
+use claim_eval::json::{field, text, Json, J};
 use claim_eval::WorldCode;
 use sha2::Digest as _;
 
@@ -100,20 +100,6 @@ pub struct Envelope {
     pub payload_type: String,
     pub payload: Vec<u8>,
     pub signatures: Vec<Vec<u8>>,
-}
-
-fn field<'j>(j: &'j Json<'_>, key: &str) -> Option<&'j Json<'j>> {
-    match &j.kind {
-        J::Object(fields) => fields.iter().find(|(k, _, _)| k == key).map(|(_, _, v)| v),
-        _ => None,
-    }
-}
-
-fn text<'j>(j: Option<&'j Json<'_>>) -> Option<&'j str> {
-    match j.map(|j| &j.kind) {
-        Some(J::Str(s)) => Some(s),
-        _ => None,
-    }
 }
 
 /// The envelope of a document: a DSSE envelope, or a Sigstore bundle's

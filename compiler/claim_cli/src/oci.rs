@@ -10,7 +10,7 @@
 
 use crate::beneath::{is_outside, Beneath};
 use claim_diagnostics::Diagnostic;
-use claim_eval::json::{self, Json, J};
+use claim_eval::json::{self, field, text, Json, J};
 use claim_eval::value::{hex, parse_hex, RecordVal};
 use claim_eval::{Types, Value, WorldCall, WorldCode, WorldError, WorldResult, V};
 use claim_sema::ty::{Ty, TypeDef};
@@ -64,20 +64,6 @@ struct Descriptor {
     hex: String,
     size: u64,
     media_type: Option<String>,
-}
-
-fn field<'j>(j: &'j Json<'_>, key: &str) -> Option<&'j Json<'j>> {
-    match &j.kind {
-        J::Object(fields) => fields.iter().find(|(k, _, _)| k == key).map(|(_, _, v)| v),
-        _ => None,
-    }
-}
-
-fn text<'j>(j: Option<&'j Json<'_>>) -> Option<&'j str> {
-    match j.map(|j| &j.kind) {
-        Some(J::Str(s)) => Some(s),
-        _ => None,
-    }
 }
 
 impl Layout<'_> {

@@ -78,6 +78,23 @@ fn repeats(fields: &[(Cow<'_, str>, Span, Json<'_>)], key: &str, seen: &mut rust
     !seen.insert(key.to_string())
 }
 
+/// The value of `key` in an object (`None` in anything else): for readers
+/// of documents whose shape is checked by hand (OCI blobs, envelopes).
+pub fn field<'j>(j: &'j Json<'_>, key: &str) -> Option<&'j Json<'j>> {
+    match &j.kind {
+        J::Object(fields) => fields.iter().find(|(k, _, _)| k == key).map(|(_, _, v)| v),
+        _ => None,
+    }
+}
+
+/// The text of a string value (`None` for anything else, or nothing).
+pub fn text<'j>(j: Option<&'j Json<'_>>) -> Option<&'j str> {
+    match j.map(|j| &j.kind) {
+        Some(J::Str(s)) => Some(s),
+        _ => None,
+    }
+}
+
 pub fn parse(text: &str) -> Result<Json<'_>, JsonSyntaxError> {
     let mut p = Parser::new(text);
     p.ws();
