@@ -605,7 +605,6 @@ fn run_timed<'p>(
                 opts.jobs,
                 &reports[start..end],
                 &settings,
-                &sources_now(),
                 &mut report,
             );
             again.push(

@@ -156,8 +156,7 @@ fn known_of(r: &FactResult) -> Known {
     }
 }
 
-/// What reading the program tells a fact's mutants: who reads what, the
-/// field names expressions read, the baseline's verdicts and the witnesses.
+/// The baseline run's verdicts, by witness name: what a mutant may change.
 type Verdicts<'c> = FxHashMap<&'c str, bool>;
 
 /// The mutants of one fact: each evaluated, the witnesses that read it run
@@ -245,7 +244,6 @@ fn one_fact<'c>(
 
 /// Runs the mutants of one project's facts. `facts` are the baseline's
 /// values (given back), `reports` the baseline's verdicts.
-#[allow(clippy::too_many_arguments)]
 pub fn project<'c>(
     compiled: &'c Compiled,
     world: &FsWorld,
@@ -253,7 +251,6 @@ pub fn project<'c>(
     jobs: usize,
     reports: &[WitnessReport],
     settings: &FactSettings<'_>,
-    sources: &Sources,
     out: &mut MutateReport,
 ) -> claim_eval::eval::FactValues<'c> {
     let readers = readers(compiled);
@@ -275,7 +272,6 @@ pub fn project<'c>(
                 .chain(m.witnesses.iter().map(|w| w.loc.file))
         })
         .collect();
-    let _ = sources;
     let mut work: Vec<&'c hir::Fact> = Vec::new();
     for m in compiled.modules.iter().filter(|(m, _)| own(m)).map(|(_, m)| m) {
         for fact in &m.facts {
