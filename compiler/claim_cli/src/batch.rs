@@ -760,7 +760,7 @@ fn others(
 ) -> Vec<WitnessReport> {
     let mut out = Vec::new();
     for ((_, l, compiled), ev) in loaded.iter().zip(evaluators) {
-        let reported: Vec<*const hir::Witness> =
+        let reported: rustc_hash::FxHashSet<*const hir::Witness> =
             crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), opts.shard)
                 .into_iter()
                 .map(|w| w as *const _)
