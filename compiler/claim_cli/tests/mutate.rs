@@ -102,3 +102,14 @@ fn markdown_shows_the_score_and_what_no_witness_notices() {
     assert!(out.contains("| `run` | `$.run_id` | 2 witnesses read the fact, and no verdict changed |"), "{out}");
     assert!(out.contains("No witness shows these refusals can fire: `WrongTag`"), "{out}");
 }
+
+#[test]
+fn a_filtered_or_sharded_run_cannot_mutate() {
+    // Its verdicts are a part of the program's: a leaf read by another
+    // shard's witness would read as unwitnessed.
+    for extra in [["--filter", "tagged"], ["--shard", "1/2"]] {
+        let (code, out) = run("partial", "witness tagged_run { holds tagged(run).tag == \"v41\" }\n", &extra);
+        assert_eq!(code, 2, "{out}");
+        assert!(out.contains("cannot be used with"), "{out}");
+    }
+}

@@ -72,8 +72,9 @@ struct Args {
     allow_empty: bool,
     /// After the run, change every leaf of every fact in turn and re-run the
     /// witnesses that read it: report the leaves no verdict notices, and the
-    /// refusal codes no passing witness shows can fire.
-    #[arg(long)]
+    /// refusal codes no passing witness shows can fire. Whole programs only:
+    /// a filtered or sharded run has not the verdicts a mutant is held to.
+    #[arg(long, conflicts_with_all = ["filter", "shard"])]
     mutate: bool,
     /// With `--mutate`: anything unwitnessed fails the run (exit 1).
     #[arg(long, requires = "mutate")]
