@@ -454,18 +454,9 @@ impl Layout<'_> {
     /// A value of the record `name` of `std.oci` (the module `ty` is of).
     fn record(&self, ty: &Ty, types: &Types, name: &str, values: Vec<Value>) -> WorldResult<Value> {
         let Ty::Named(of) = ty else { return Err(WorldError::internal("an index's type", self.call.call)) };
-        let name = claim_sema::ty::GlobalName::of(of.module.clone(), Arc::from(name));
-        let Some(TypeDef::Record { fields, .. }) = types.get(&name).map(|t| &t.def) else {
-            return Err(WorldError::internal(format!("`{}` is not a record", name.name), self.call.call));
-        };
-        if values.len() != fields.names().len() {
-            return Err(WorldError::internal(format!("`{}` has other fields", name.name), self.call.call));
-        }
-        Ok(Value::new(V::Record(Arc::new(RecordVal {
-            name: name.name.clone(),
-            names: fields.names(),
-            fields: values,
-        }))))
+        let sibling = Ty::named(claim_sema::ty::GlobalName::of(of.module.clone(), Arc::from(name)));
+        record_of(&sibling, types, values)
+            .ok_or_else(|| WorldError::internal(format!("`{name}` is not a record of these fields"), self.call.call))
     }
 
     /// The image of an image manifest (`desc`, read as `manifest`), every

@@ -794,6 +794,16 @@ impl FsWorld {
         Ok(out)
     }
 
+    /// The folder `call` names, resolved beneath the root: `E0308`, with
+    /// `code`, where it is no folder (`needs` says what the call needs).
+    fn directory(&self, call: &WorldCall<'_>, code: WorldCode, needs: &str) -> WorldResult<PathBuf> {
+        let path = self.resolve(call)?.path;
+        if !path.is_dir() {
+            return Err(Self::err(call, code, "E0308", format!("`{}` is not a directory", call.path), needs));
+        }
+        Ok(path)
+    }
+
     fn git_tree(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 20]> {
         let path = self.resolve(call)?.path;
         Self::cached(&self.tree_cache, &path, || {
@@ -850,11 +860,7 @@ impl FsWorld {
         // Marked as read by `public_key`: `dsse` takes no key a program
         // wrote by hand (it names no key material, and which keys were
         // read first would depend on the threads).
-        Ok(key.with_origin(claim_eval::Origin::Hashed(Arc::new(claim_eval::value::HashOrigin {
-            function: "public_key",
-            path: Arc::from(call.path),
-            loc: call.call,
-        }))))
+        Ok(key.with_origin(claim_eval::Origin::hashed("public_key", call.path, call.call)))
     }
 
     /// `dsse(path, keys, threshold)`: the payload of an envelope enough
@@ -972,24 +978,11 @@ impl FsWorld {
             }
             _ => return Err(WorldError::internal("a commit id", call.call)),
         };
-        let path = self.resolve(call)?.path;
-        if !path.is_dir() {
-            return Err(Self::err(
-                call,
-                WorldCode::NotGitRepository,
-                "E0308",
-                format!("`{}` is not a directory", call.path),
-                "`git_commit` needs a git repository",
-            ));
-        }
+        let path = self.directory(call, WorldCode::NotGitRepository, "`git_commit` needs a git repository")?;
         let commit = crate::gitcommit::read_commit(&path, &id, call)?;
         // Each id remembers the read it came from, for a diagnostic to say
         // which repository's commit records a tree that differs.
-        let origin = claim_eval::Origin::Hashed(Arc::new(claim_eval::value::HashOrigin {
-            function: "git_commit",
-            path: Arc::from(call.path),
-            loc: call.call,
-        }));
+        let origin = claim_eval::Origin::hashed("git_commit", call.path, call.call);
         let sha1 = |b: &[u8; 20]| Value::digest(DigestKind::Sha1, b).with_origin(origin.clone());
         let values = vec![sha1(&id), sha1(&commit.tree), Value::list(commit.parents.iter().map(sha1).collect())];
         crate::oci::record_of(ty, types, values).ok_or_else(|| WorldError::internal("`std.git.Commit`", call.call))
@@ -1004,16 +997,8 @@ impl FsWorld {
         call: &WorldCall<'_>,
         read: impl FnOnce(&crate::oci::LayoutCall<'_>) -> WorldResult<T>,
     ) -> WorldResult<T> {
-        let path = self.resolve(call)?.path;
-        if !path.is_dir() {
-            return Err(Self::err(
-                call,
-                WorldCode::NotAnImage,
-                "E0308",
-                format!("`{}` is not a directory", call.path),
-                &format!("`{}` needs an OCI layout directory", kind.name()),
-            ));
-        }
+        let path =
+            self.directory(call, WorldCode::NotAnImage, &format!("`{}` needs an OCI layout directory", kind.name()))?;
         let beneath =
             self.beneath().map_err(|e| Self::io_err(call, format!("cannot read `{}`: {e}", call.path), &e))?;
         read(&crate::oci::LayoutCall { dir: &path, call, limits: &self.layouts, beneath })

@@ -12,7 +12,7 @@ use claim_syntax::Loc;
 use std::sync::Arc;
 
 pub(crate) fn hashed(v: Value, function: &'static str, path: &str, loc: Loc) -> Value {
-    v.with_origin(Origin::Hashed(Arc::new(crate::value::HashOrigin { function, path: Arc::from(path), loc })))
+    v.with_origin(Origin::hashed(function, path, loc))
 }
 
 pub(crate) fn lit(l: &Lit) -> Value {

@@ -40,6 +40,12 @@ pub struct DerivedOrigin {
 }
 
 impl Origin {
+    /// The origin of a value a world function computed or read (`function`
+    /// of `path`, called at `loc`).
+    pub fn hashed(function: &'static str, path: &str, loc: Loc) -> Origin {
+        Origin::Hashed(Arc::new(HashOrigin { function, path: Arc::from(path), loc }))
+    }
+
     /// The origin of a value made from a value of origin `from` through
     /// `how`: none where that one has none, or is a literal (the program
     /// text says where it came from).
@@ -71,7 +77,8 @@ pub struct FoldOrigin {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HashOrigin {
-    /// What was computed: `file_sha256` or `git_tree`.
+    /// What was computed or read: `file_sha256`, `git_tree`,
+    /// `git_commit`, `public_key`.
     pub function: &'static str,
     /// The path as the program gave it.
     pub path: Arc<str>,
