@@ -75,6 +75,7 @@ def layer(text):
 class Layout:
     def __init__(self, root):
         self.root = root
+        self.configs = {}  # manifest digest -> config digest
         shutil.rmtree(root, ignore_errors=True)
         os.makedirs(os.path.join(root, "blobs/sha256"))
 
@@ -94,6 +95,7 @@ class Layout:
         lay = self.put("application/vnd.oci.image.layer.v1.tar", tar)
         manifest = {"schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json", "config": cfg, "layers": [lay]}
         desc = self.put("application/vnd.oci.image.manifest.v1+json", json.dumps(manifest, sort_keys=True).encode())
+        self.configs[desc["digest"]] = cfg["digest"]
         desc["platform"] = {"os": os_, "architecture": arch, **({"variant": variant} if variant else {})}
         return desc
 
@@ -159,6 +161,12 @@ def main():
                    "containerimage.digest": index["digest"], "image.name": IMAGE + ":v1"}, f, indent=2, sort_keys=True)
         f.write("\n")
     envelope("provenance.intoto.json", provenance(index_hex, commit), "release")
+    # The deployment repository's bindings: each fleet runs the image whose
+    # config digest it names (a manifest or index digest is never one).
+    with open("deployments.json", "w") as f:
+        json.dump([{"image": layout.configs[amd["digest"]], "arm": "x86-fleet", "evidence": "deploy PR 41"},
+                   {"image": layout.configs[arm["digest"]], "arm": "arm-fleet", "evidence": "deploy PR 41"}], f, indent=2)
+        f.write("\n")
     shutil.rmtree("tampered", ignore_errors=True)
     os.makedirs("tampered")
     other = "0" * 63 + "1"

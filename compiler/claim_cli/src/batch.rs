@@ -589,7 +589,7 @@ fn run_timed<'p>(
     if opts.mutate {
         let mut report = crate::mutate::MutateReport::default();
         let mut again = Vec::new();
-        for (k, (((_, db, _), (_, _, compiled)), ev)) in dbs.iter().zip(&loaded).zip(evaluators).enumerate() {
+        for (k, (((_, db, l), (_, _, compiled)), ev)) in dbs.iter().zip(&loaded).zip(evaluators).enumerate() {
             let start = groups.get(k).map_or(0, |g| g.0);
             let end = groups.get(k + 1).map_or(reports.len(), |g| g.0);
             let json_texts = db.json_texts();
@@ -605,6 +605,7 @@ fn run_timed<'p>(
                 opts.jobs,
                 &reports[start..end],
                 &settings,
+                &l.manifest,
                 &mut report,
             );
             again.push(
@@ -620,7 +621,8 @@ fn run_timed<'p>(
     if opts.format != Format::Human {
         let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
         let unwitnessed = opts.deny_unwitnessed && mutated.as_ref().is_some_and(|m| m.unwitnessed() > 0);
-        let code = if empty.is_some() || unexpected > 0 {
+        let misnamed = mutated.as_ref().is_some_and(|m| m.misnamed());
+        let code = if empty.is_some() || unexpected > 0 || misnamed {
             2
         } else if reports.iter().any(|r| !r.passed()) || dissolved || unwitnessed {
             1
@@ -663,6 +665,9 @@ fn run_timed<'p>(
         out.stdout.push_str(&crate::mutate::human(m, &sources, opts, &texts));
         if opts.deny_unwitnessed && m.unwitnessed() > 0 && out.code == 0 {
             out.code = 1;
+        }
+        if m.misnamed() {
+            out.code = 2;
         }
     }
     if let Some(d) = empty {

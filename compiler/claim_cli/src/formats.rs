@@ -556,5 +556,33 @@ fn mutate_markdown(m: &Value) -> String {
         let codes: Vec<String> = unshown.iter().map(|c| format!("`{}`", escape::markdown_code(c))).collect();
         let _ = writeln!(out, "No witness shows these refusals can fire: {}\n", codes.join(", "));
     }
+    // Exemptions that say nothing true any more, or name nothing.
+    for d in m["diagnostics"].as_array().into_iter().flatten() {
+        if matches!(d["code"].as_str(), Some("W0010" | "E0017")) {
+            let _ = writeln!(
+                out,
+                "- {}: {}",
+                d["code"].as_str().unwrap_or(""),
+                escape::markdown(d["message"].as_str().unwrap_or(""))
+            );
+        }
+    }
+    let exempt = m["exempt"].as_array().map_or(&[][..], |e| e.as_slice());
+    if !exempt.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n<details><summary>Exempt ({})</summary>\n\n| name | reason |\n| --- | --- |",
+            exempt.len()
+        );
+        for e in exempt {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} |",
+                escape::markdown_code(e["name"].as_str().unwrap_or("")),
+                escape::markdown(e["reason"].as_str().unwrap_or(""))
+            );
+        }
+        out.push_str("</details>\n");
+    }
     out
 }

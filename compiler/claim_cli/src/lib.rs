@@ -18,6 +18,7 @@ mod human;
 pub mod init;
 pub mod layer;
 pub mod lsp;
+pub mod manifest;
 pub mod merge;
 pub mod mutate;
 pub mod oci;

@@ -29,6 +29,9 @@ pub enum Status {
     Equivalent(String),
     /// No mutant changed any verdict (the reason).
     Unwitnessed(String),
+    /// No mutant changed any verdict, and `Claim.toml` exempts it (its
+    /// reason).
+    Exempt(String),
 }
 
 /// One leaf of one fact, and what its mutants showed.
@@ -58,16 +61,28 @@ pub struct MutateReport {
     /// The `require`s of the program's functions whose `else` no witness
     /// reaches: the function, and where.
     pub requires: Vec<(Arc<str>, claim_syntax::Loc)>,
-    /// Facts and codes left out by name (`_…`).
-    pub exempt: Vec<Arc<str>>,
+    /// Facts, leaves and codes left out: by name (`_…`) or in `Claim.toml`,
+    /// each with the reason.
+    pub exempt: Vec<(Arc<str>, String)>,
+    /// `Claim.toml`'s exemptions that name nothing (`E0017`, the run fails)
+    /// or exempt nothing unwitnessed (`W0010`, as anything unwitnessed).
+    pub exemptions: Vec<Diagnostic>,
     pub mutants: usize,
 }
 
 impl MutateReport {
+    /// What `--deny-unwitnessed` fails on: leaves, codes and `require`s no
+    /// witness notices, and stale exemptions.
     pub fn unwitnessed(&self) -> usize {
         self.leaves.iter().filter(|l| matches!(l.status, Status::Unwitnessed(_))).count()
             + self.codes.iter().filter(|c| !c.shown).count()
             + self.requires.len()
+            + self.exemptions.len()
+    }
+
+    /// Whether an exemption names nothing in the program: the run fails.
+    pub fn misnamed(&self) -> bool {
+        self.exemptions.iter().any(|d| d.severity == claim_diagnostics::Severity::Error)
     }
 }
 
@@ -251,6 +266,7 @@ pub fn project<'c>(
     jobs: usize,
     reports: &[WitnessReport],
     settings: &FactSettings<'_>,
+    manifest: &crate::manifest::Manifest,
     out: &mut MutateReport,
 ) -> claim_eval::eval::FactValues<'c> {
     let readers = readers(compiled);
@@ -276,7 +292,7 @@ pub fn project<'c>(
     for m in compiled.modules.iter().filter(|(m, _)| own(m)).map(|(_, m)| m) {
         for fact in &m.facts {
             if fact.name.name.starts_with('_') {
-                out.exempt.push(fact.name.name.clone());
+                out.exempt.push((fact.name.name.clone(), "named `_…`".into()));
             } else {
                 work.push(fact);
             }
@@ -306,6 +322,7 @@ pub fn project<'c>(
         }
         (leaves, mutants)
     });
+    let first = out.leaves.len();
     for (leaves, mutants) in done {
         out.leaves.extend(leaves);
         out.mutants += mutants;
@@ -329,6 +346,7 @@ pub fn project<'c>(
             });
         }
     }
+    let first_code = out.codes.len();
     // Refusal coverage: each code a module of the program declares (not the
     // standard library's), shown where a passing witness expects it.
     let shown: FxHashSet<&str> = compiled
@@ -347,16 +365,84 @@ pub fn project<'c>(
             continue;
         }
         if code.starts_with('_') {
-            out.exempt.push(code.clone());
+            out.exempt.push((code.clone(), "named `_…`".into()));
             continue;
         }
         out.codes.push(CodeReport { code: code.clone(), loc: r.loc, shown: shown.contains(&**code) });
     }
+    let facts_here: Vec<&str> = work.iter().map(|f| &*f.name.name).collect();
+    exempt(manifest, &facts_here, (first, first_code), out);
     facts
 }
 
-/// The diagnostics of what no witness notices: `W0007` a leaf, `W0008` a
-/// code.
+/// Applies `Claim.toml`'s exemptions to one project's leaves (from `first`
+/// on) and codes: an unwitnessed leaf or code an exemption names becomes
+/// exempt, with its reason. An exemption that names no fact or code of the
+/// program is `E0017`; one under which nothing was unwitnessed is stale
+/// (`W0010`).
+fn exempt(
+    manifest: &crate::manifest::Manifest,
+    facts: &[&str],
+    (first, first_code): (usize, usize),
+    out: &mut MutateReport,
+) {
+    for e in &manifest.exempt {
+        let (fact, path) = e.fact_and_path();
+        let code = out.codes[first_code..].iter().position(|c| &*c.code == fact).map(|i| first_code + i);
+        if let (Some(i), "$") = (code, path) {
+            match out.codes[i].shown {
+                false => {
+                    out.codes.remove(i);
+                    out.exempt.push((Arc::from(fact), e.reason.clone()));
+                }
+                true => out.exemptions.push(
+                    Diagnostic::warning("W0010", format!("the exemption of `{fact}` is stale"))
+                        .at_loc(e.loc, "a passing witness shows this code can fire")
+                        .with_help("remove it from `[mutate.exempt]`"),
+                ),
+            }
+            continue;
+        }
+        if !facts.contains(&fact) {
+            let codes = out.codes[first_code..].iter().map(|c| &*c.code);
+            let mut d = Diagnostic::error(
+                "E0017",
+                format!("`{}` in `[mutate.exempt]` names no fact or refusal code of the program", e.name),
+            )
+            .at_loc(e.loc, "exempts nothing");
+            if let Some(near) = claim_diagnostics::did_you_mean(fact, facts.iter().copied().chain(codes)) {
+                d = d.with_help(format!("did you mean `{near}`?"));
+            } else {
+                d = d.with_help("name a fact (`receipt`), a leaf of one (`receipt $.tag`) or a refusal code");
+            }
+            out.exemptions.push(d);
+            continue;
+        }
+        let under = |p: &str| {
+            path == "$" || p == path || p.strip_prefix(path).is_some_and(|rest| rest.starts_with(['.', '[', '?']))
+        };
+        let mut exempted = 0;
+        for l in out.leaves[first..].iter_mut().filter(|l| &*l.fact == fact && under(&l.leaf.path)) {
+            if let Status::Unwitnessed(_) = l.status {
+                l.status = Status::Exempt(e.reason.clone());
+                exempted += 1;
+            }
+        }
+        if exempted > 0 {
+            out.exempt.push((Arc::from(e.name.as_str()), e.reason.clone()));
+        } else {
+            out.exemptions.push(
+                Diagnostic::warning("W0010", format!("the exemption of `{}` is stale", e.name))
+                    .at_loc(e.loc, format!("no leaf of `{fact}` here is unwitnessed"))
+                    .with_help("remove it from `[mutate.exempt]`"),
+            );
+        }
+    }
+}
+
+/// The diagnostics of what no witness notices: `W0007` a leaf, `W0009` a
+/// `require`, `W0008` a code; then `Claim.toml`'s exemptions that name
+/// nothing (`E0017`) or are stale (`W0010`).
 pub fn diagnostics(r: &MutateReport, texts: claim_eval::eval::Texts<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for l in &r.leaves {
@@ -367,7 +453,7 @@ pub fn diagnostics(r: &MutateReport, texts: claim_eval::eval::Texts<'_>) -> Vec<
                 "{why}; mutants tried: {}",
                 l.tried.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>().join(", ")
             ))
-            .with_help("add a witness that fails where this value is wrong, or name the fact `_…` to exempt it");
+            .with_help("add a witness that fails where this value is wrong, or exempt it, with the reason, under `[mutate.exempt]` in `Claim.toml`");
         let v = Value { kind: claim_eval::V::Bool(false), origin: l.leaf.origin.clone() };
         if let Some((loc, label)) = claim_eval::report::origin_label(&v, "the value", l.loc, texts) {
             d = d.with_secondary(loc, label);
@@ -388,17 +474,24 @@ pub fn diagnostics(r: &MutateReport, texts: claim_eval::eval::Texts<'_>) -> Vec<
                 .with_help(format!("add a witness that passes with `refuses … with {}`", c.code)),
         );
     }
+    out.extend(r.exemptions.iter().cloned());
     out
+}
+
+/// Whether a leaf counts in the score: an equivalent or exempt one does not.
+fn counts(s: &Status) -> bool {
+    matches!(s, Status::Witnessed(_) | Status::Unwitnessed(_))
 }
 
 /// The score line: `N of M fact leaves witnessed, K of L refusal codes shown`.
 pub fn score(r: &MutateReport) -> String {
-    let counted: Vec<&LeafReport> = r.leaves.iter().filter(|l| !matches!(l.status, Status::Equivalent(_))).collect();
+    let counted: Vec<&LeafReport> = r.leaves.iter().filter(|l| counts(&l.status)).collect();
     let witnessed = counted.iter().filter(|l| matches!(l.status, Status::Witnessed(_))).count();
-    let equivalent = r.leaves.len() - counted.len();
+    let equivalent = r.leaves.iter().filter(|l| matches!(l.status, Status::Equivalent(_))).count();
+    let exempt = r.leaves.iter().filter(|l| matches!(l.status, Status::Exempt(_))).count();
     let shown = r.codes.iter().filter(|c| c.shown).count();
     format!(
-        "mutate: {witnessed} of {} fact leaves witnessed ({equivalent} equivalent), {shown} of {} refusal codes shown, {} `require`s never reached; {} mutants",
+        "mutate: {witnessed} of {} fact leaves witnessed ({equivalent} equivalent, {exempt} exempt), {shown} of {} refusal codes shown, {} `require`s never reached; {} mutants",
         counted.len(),
         r.codes.len(),
         r.requires.len(),
@@ -440,7 +533,10 @@ pub fn human(
         }
     }
     if !r.exempt.is_empty() {
-        out.push_str(&format!("\nexempt: {}\n", claim_diagnostics::and_list(&r.exempt)));
+        out.push_str("\nexempt:\n");
+        for (name, why) in &r.exempt {
+            out.push_str(&format!("  {}: {why}\n", claim_diagnostics::printable(name)));
+        }
     }
     out.push_str(&format!("\n{}\n", score(r)));
     out
@@ -457,6 +553,7 @@ pub fn to_json(r: &MutateReport, sources: &Sources, texts: claim_eval::eval::Tex
                 Status::Witnessed(w) => ("witnessed", json!(w.iter().map(|x| &**x).collect::<Vec<_>>())),
                 Status::Equivalent(why) => ("equivalent", json!(why)),
                 Status::Unwitnessed(why) => ("unwitnessed", json!(why)),
+                Status::Exempt(why) => ("exempt", json!(why)),
             };
             let (line, _) = sources.line_col(l.loc.file, l.loc.span.start);
             json!({
@@ -472,11 +569,11 @@ pub fn to_json(r: &MutateReport, sources: &Sources, texts: claim_eval::eval::Tex
         .collect();
     let codes: Vec<serde_json::Value> = r.codes.iter().map(|c| json!({"code": &*c.code, "shown": c.shown})).collect();
     let witnessed = r.leaves.iter().filter(|l| matches!(l.status, Status::Witnessed(_))).count();
-    let counted = r.leaves.iter().filter(|l| !matches!(l.status, Status::Equivalent(_))).count();
+    let counted = r.leaves.iter().filter(|l| counts(&l.status)).count();
     json!({
         "leaves": leaves,
         "codes": codes,
-        "exempt": r.exempt.iter().map(|x| &**x).collect::<Vec<_>>(),
+        "exempt": r.exempt.iter().map(|(name, why)| json!({"name": &**name, "reason": why})).collect::<Vec<_>>(),
         "requires": r.requires.iter().map(|(f, at)| {
             let (line, _) = sources.line_col(at.file, at.span.start);
             json!({"function": &**f, "file": sources.name(at.file), "line": line})

@@ -343,8 +343,11 @@ pub struct Loaded {
     pub entries: Vec<String>,
     /// The folder of each `.claim` file on disk (not the stdlib).
     pub dirs: HashMap<FileId, PathBuf>,
-    /// Files that could not be read (bad UTF-8, IO errors).
+    /// Files that could not be read (bad UTF-8, IO errors), and a
+    /// `Claim.toml` that says what Claim does not know (`E0016`).
     pub errors: Vec<Diagnostic>,
+    /// The project's `Claim.toml` (empty where there is none).
+    pub manifest: crate::manifest::Manifest,
     /// For a load that did not parse the modules it read (`load_parsing` with `defer`):
     /// the `use`s it found in each by scanning its lines instead
     /// (`claim_syntax::uses`). The program is right only if every module's
@@ -421,6 +424,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
             entries: Vec::new(),
             dirs: found.dirs,
             errors: found.errors,
+            manifest: Default::default(),
             scanned: None,
             evicting: false,
         };
@@ -525,10 +529,11 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
         }
         modules.insert(module, file);
     }
+    let manifest = read_manifest(project, sources, limits, &mut found);
     let program = Program::loaded(db, modules, entries.clone(), found.unreadable);
     let (waits, reads) = reads.counts();
     let evicting = crate::readahead::evicting(waits, reads);
-    Loaded { program, entries, dirs: found.dirs, errors: found.errors, scanned, evicting }
+    Loaded { program, entries, dirs: found.dirs, errors: found.errors, manifest, scanned, evicting }
 }
 
 /// What reading a module's file found, before anything is recorded: the
@@ -572,6 +577,38 @@ fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>, noted: &(dyn Fn(bool)
         // One copy, shared by the compiler and the diagnostics.
         Ok(bytes) => Fetched::Read(crate::utf8::decode(bytes).map(Arc::from), display_name_in(path, cwd)),
         Err(e) => Fetched::Unreadable(format!("`{}`: {e}", display_name_in(path, cwd))),
+    }
+}
+
+/// The project's `Claim.toml`, read into the sources (its diagnostics point
+/// into it); where it cannot be read or says what Claim does not know, an
+/// error in `found` and an empty manifest.
+fn read_manifest(project: &Project, sources: &mut Sources, limits: &Limits, found: &mut Found) -> crate::manifest::Manifest {
+    let path = project.root.join("Claim.toml");
+    match fetch(&path, limits, found.cwd.as_deref(), &|_| ()) {
+        Fetched::Missing => Default::default(),
+        Fetched::Read(Ok(text), name) => {
+            let file = sources.add(name, text.clone());
+            crate::manifest::parse(&text, file).unwrap_or_else(|d| {
+                found.errors.push(*d);
+                Default::default()
+            })
+        }
+        Fetched::Read(Err(_), name) => {
+            found.errors.push(Diagnostic::error("E0016", format!("`{name}` is not UTF-8")));
+            Default::default()
+        }
+        Fetched::Unreadable(why) => {
+            found.errors.push(Diagnostic::error("E0016", format!("cannot read the project manifest {why}")));
+            Default::default()
+        }
+        Fetched::TooLarge(size) => {
+            found.errors.push(Diagnostic::error(
+                "E0016",
+                format!("`{}` is {size} bytes, more than the limit for a source file", display_name_in(&path, found.cwd.as_deref())),
+            ));
+            Default::default()
+        }
     }
 }
 

@@ -991,17 +991,20 @@ impl FsWorld {
     /// An OCI layout's world call (`oci_image`, `oci_image_for`,
     /// `oci_index`): `read` given the layout, once its path is a folder
     /// beneath the root.
-    fn layout<T>(
+    fn layout(
         &self,
         kind: WorldFn,
         call: &WorldCall<'_>,
-        read: impl FnOnce(&crate::oci::LayoutCall<'_>) -> WorldResult<T>,
-    ) -> WorldResult<T> {
+        read: impl FnOnce(&crate::oci::LayoutCall<'_>) -> WorldResult<Value>,
+    ) -> WorldResult<Value> {
         let path =
             self.directory(call, WorldCode::NotAnImage, &format!("`{}` needs an OCI layout directory", kind.name()))?;
         let beneath =
             self.beneath().map_err(|e| Self::io_err(call, format!("cannot read `{}`: {e}", call.path), &e))?;
-        read(&crate::oci::LayoutCall { dir: &path, call, limits: &self.layouts, beneath })
+        let value = read(&crate::oci::LayoutCall { dir: &path, call, limits: &self.layouts, beneath })?;
+        // Each digest remembers the layout it was recomputed from: it is
+        // evidence (`W0006` counts it), and a diagnostic can say where.
+        Ok(value.with_digest_origins(&claim_eval::Origin::hashed(kind.name(), call.path, call.call)))
     }
 }
 

@@ -79,9 +79,9 @@ fn json_counts_match_and_exit_2_reports_no_witness() {
     let (_, out) = batch(&["--entry", "claims", "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(doc["version"], 1);
-    assert_eq!(doc["summary"]["total"], 39);
-    assert_eq!(doc["summary"]["passed"], 39);
-    assert_eq!(doc["witnesses"].as_array().map(Vec::len), Some(39));
+    assert_eq!(doc["summary"]["total"], 46);
+    assert_eq!(doc["summary"]["passed"], 46);
+    assert_eq!(doc["witnesses"].as_array().map(Vec::len), Some(46));
     assert!(doc["frontiers"].as_array().is_some_and(|f| f.iter().any(|f| f["name"] == "publication")));
     let (code, out) = batch(&["--entry", "tests/fixtures/check/mismatches.claim", "--format", "json"]);
     assert_eq!(code, 2);
@@ -259,7 +259,7 @@ fn shards_partition_the_corpus_and_merge_back() {
     let before = names.len();
     names.dedup();
     assert_eq!(before, names.len(), "a witness ran in two shards");
-    assert_eq!(names.len(), 39, "the shards cover every witness");
+    assert_eq!(names.len(), 46, "the shards cover every witness");
     let mut args = vec!["merge", "--format", "json"];
     args.extend(files.iter().map(String::as_str));
     let (code, merged) = batch(&args);

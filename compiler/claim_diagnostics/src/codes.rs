@@ -17,6 +17,8 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("E0013", "source file larger than the limit", include_str!("../explanations/E0013.md")),
     ("E0014", "more `.claim` files than the limit", include_str!("../explanations/E0014.md")),
     ("E0015", "too many syntax errors in one file", include_str!("../explanations/E0015.md")),
+    ("E0016", "a `Claim.toml` Claim cannot read", include_str!("../explanations/E0016.md")),
+    ("E0017", "an exemption that names nothing in the program", include_str!("../explanations/E0017.md")),
     ("E0101", "module not found", include_str!("../explanations/E0101.md")),
     ("E0102", "import cycle", include_str!("../explanations/E0102.md")),
     ("E0103", "name collision at `use`", include_str!("../explanations/E0103.md")),
@@ -84,6 +86,7 @@ pub const CODES: &[(&str, &str, &str)] = &[
     ("W0007", "a fact leaf no witness notices", include_str!("../explanations/W0007.md")),
     ("W0008", "a refusal code no witness shows can fire", include_str!("../explanations/W0008.md")),
     ("W0009", "a `require` whose `else` no witness reaches", include_str!("../explanations/W0009.md")),
+    ("W0010", "an exemption that exempts nothing unwitnessed", include_str!("../explanations/W0010.md")),
 ];
 
 /// The explanation of a code, if it is one.

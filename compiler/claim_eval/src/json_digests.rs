@@ -171,8 +171,15 @@ fn untyped(v: &Value, out: &mut Vec<JsonDigest>) {
 }
 
 fn push(v: &Value, bytes: &[u8], role: Role, out: &mut Vec<JsonDigest>) {
-    let Some(Origin::Json(at)) = &v.origin else { return };
-    let mut d = JsonDigest { bytes: [0; 32], len: 0, role, at: *at };
+    // A digest read from a receipt, or recomputed from bytes by a world
+    // function (`oci_image_for`'s config digest, `file_sha256`): both are
+    // the program's own evidence, where a literal is a transcription.
+    let at = match &v.origin {
+        Some(Origin::Json(at)) => *at,
+        Some(Origin::Hashed(h)) => h.loc,
+        _ => return,
+    };
+    let mut d = JsonDigest { bytes: [0; 32], len: 0, role, at };
     // Digests are 20 or 32 bytes; a longer one could not be a binding's.
     if let Some(slot) = d.bytes.get_mut(..bytes.len()) {
         slot.copy_from_slice(bytes);

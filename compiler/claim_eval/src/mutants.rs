@@ -17,7 +17,8 @@ pub const ELEMENTS: usize = 4;
 /// A leaf of a fact's value.
 #[derive(Clone, Debug)]
 pub struct Leaf {
-    /// Where in the value (`$.wheels[1].sha256`; `$` for the whole).
+    /// Where in the value (`$.wheels[1].sha256`; `$` for the whole; an
+    /// option's presence with `?`: `$.manifest?`).
     pub path: String,
     /// Where the leaf's value came from (a receipt's JSON), where known.
     pub origin: Option<Origin>,
@@ -103,16 +104,29 @@ impl Mutator<'_> {
                 self.push(leaf, steps, how.into(), keep(V::Int(shifted)));
             }
             V::Duration(ms) => {
+                let ms = *ms;
                 let leaf = self.leaf(v, &path, field);
-                let shifted = ms.checked_add(1).unwrap_or(ms - 1);
-                self.push(leaf, steps, "shift it by 1ms".into(), keep(V::Duration(shifted)));
+                // One unit of its own grain (the largest that divides it):
+                // `360min` is `6h`, shifted to `7h`; a shift by 1ms would
+                // vanish in `minutes(…)` and call a compared value
+                // unwitnessed.
+                const UNITS: [(i64, &str); 5] =
+                    [(86_400_000, "d"), (3_600_000, "h"), (60_000, "min"), (1_000, "s"), (1, "ms")];
+                let (unit, name) = UNITS.into_iter().find(|(u, _)| ms != 0 && ms % u == 0).unwrap_or((1, "ms"));
+                let (shifted, how) = match ms.checked_add(unit) {
+                    Some(m) => (m, format!("shift it by 1{name}")),
+                    None => (ms - unit, format!("shift it back by 1{name}")),
+                };
+                self.push(leaf, steps, how, keep(V::Duration(shifted)));
             }
             V::Bool(b) => {
                 let leaf = self.leaf(v, &path, field);
                 self.push(leaf, steps, format!("make it `{}`", !b), keep(V::Bool(!b)));
             }
             V::Option(o) => {
-                let leaf = self.leaf(v, &path, field.clone());
+                // Its presence is a leaf of its own (`$.name?`), beside the
+                // leaves of what it holds (`$.name`).
+                let leaf = self.leaf(v, &format!("{path}?"), field.clone());
                 if let Some(inner) = o {
                     self.push(leaf, steps, "make it `None`".into(), keep(V::Option(None)));
                     steps.push(Step::Some);

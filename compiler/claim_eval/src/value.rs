@@ -148,6 +148,34 @@ impl Value {
         self.origin = Some(o);
         self
     }
+    /// This value with `o` as the origin of every digest inside it that has
+    /// none: a world function's record of what it recomputed from bytes
+    /// (an OCI image's digests), each digest remembering the read.
+    pub fn with_digest_origins(self, o: &Origin) -> Value {
+        let origin = self.origin;
+        let kind = match self.kind {
+            V::Digest(k, b) => {
+                return Value { kind: V::Digest(k, b), origin: origin.or_else(|| Some(o.clone())) };
+            }
+            V::List(items) => {
+                V::List(Arc::new(items.iter().cloned().map(|x| x.with_digest_origins(o)).collect()))
+            }
+            V::Option(Some(x)) => V::Option(Some(Arc::new((*x).clone().with_digest_origins(o)))),
+            V::Map(m) => V::Map(Arc::new(m.iter().map(|(k, x)| (k.clone(), x.clone().with_digest_origins(o))).collect())),
+            V::Record(r) => {
+                let mut r = (*r).clone();
+                r.fields = r.fields.into_iter().map(|x| x.with_digest_origins(o)).collect();
+                V::Record(Arc::new(r))
+            }
+            V::Variant(x) => {
+                let mut x = (*x).clone();
+                x.fields = x.fields.into_iter().map(|f| f.with_digest_origins(o)).collect();
+                V::Variant(Arc::new(x))
+            }
+            other => other,
+        };
+        Value { kind, origin }
+    }
     pub fn bool(b: bool) -> Value {
         Value::new(V::Bool(b))
     }
