@@ -1,6 +1,7 @@
 //! Published test data held to what its publishers expect, each set under
 //! `tests/data/` with its SOURCE and licence: the DSSE protocol's test
-//! vectors, and keyed bundles of the Sigstore client conformance suite.
+//! vectors, keyed bundles of the Sigstore client conformance suite, and the
+//! SLSA provenance of real builds slsa-verifier tests itself against.
 
 mod common;
 
@@ -111,5 +112,169 @@ fn keyed_sigstore_bundles_of_the_conformance_suite_verify_or_refuse_by_their_nam
     let (code, out) = common::batch_in(&dir);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("4/4 PASS"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The payload of a DSSE envelope (a Sigstore bundle's, or one bare),
+/// decoded: the statement it carries, as its signer wrote it.
+fn payload_of(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("envelope");
+    let doc: serde_json::Value = serde_json::from_str(text.lines().next().unwrap_or("")).expect("json");
+    let envelope = doc.get("dsseEnvelope").unwrap_or(&doc);
+    let payload = envelope["payload"].as_str().expect("payload");
+    String::from_utf8(base64::engine::general_purpose::STANDARD.decode(payload).expect("base64")).expect("utf-8")
+}
+
+#[test]
+fn slsa_verifiers_provenance_of_real_builds_is_judged_by_a_policy_written_in_claim() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/slsa-verifier");
+    let dir = common::project_dir("vectors", "slsa-verifier", &[]);
+    copy(&data, &dir);
+    // The statements, decoded here: Claim reads a payload only through
+    // `dsse`, which verifies it first, and these are signed by Fulcio
+    // certificates Claim has no trusted root for. What Claim's library
+    // judges below is the statements as the real builders wrote them.
+    std::fs::create_dir_all(dir.join("statements")).expect("mkdir");
+    for (name, envelope) in [
+        ("bcr", "bcr/MODULE.bazel.intoto.jsonl"),
+        ("container", "gha_container-based/v2.1.0/binary-linux-amd64-workflow_dispatch.intoto.build.slsa"),
+        ("delegator", "gha_delegator/v1.10.0/binary-linux-amd64-workflow_dispatch.build.slsa"),
+        ("untrusted_builder", "binary-linux-amd64-untrusted-builder.intoto.jsonl"),
+    ] {
+        std::fs::write(dir.join(format!("statements/{name}.json")), payload_of(&data.join(envelope))).expect("write");
+    }
+    let container: serde_json::Value =
+        serde_json::from_str(&payload_of(&data.join("gha_container-based/v2.1.0/binary-linux-amd64-workflow_dispatch.intoto.build.slsa")))
+            .expect("statement");
+    let container_parameters = &container["predicate"]["buildDefinition"]["externalParameters"];
+    // The policies a consumer would write: the builder each verifier test
+    // names, exactly; the build type; and the external parameters (for the
+    // container build, those it ran with: slsa-verifier's test pins the
+    // source only, Claim pins them all, as SLSA's verification guidance says).
+    let policies = [
+        (
+            "bcr",
+            serde_json::json!({
+                "builders": ["https://github.com/bazel-contrib/publish-to-bcr/.github/workflows/publish.yaml@refs/tags/v0.0.1"],
+                "build_type": "https://actions.github.io/buildtypes/workflow/v1",
+                "external_parameters": {"workflow": {"ref": "refs/heads/publish-to-bcr", "repository": "https://github.com/aspect-build/rules_lint", "path": ".github/workflows/release.yml"}},
+            }),
+        ),
+        (
+            "container",
+            serde_json::json!({
+                "builders": ["https://github.com/slsa-framework/slsa-github-generator/.github/workflows/builder_container-based_slsa3.yml@refs/tags/v2.1.0"],
+                "build_type": "https://slsa.dev/container-based-build/v0.1?draft",
+                "external_parameters": container_parameters,
+            }),
+        ),
+        (
+            "delegator",
+            serde_json::json!({
+                "builders": ["https://github.com/slsa-framework/example-trw/.github/workflows/builder_high-perms_slsa3.yml@refs/tags/v1.10.0"],
+                "build_type": "https://github.com/slsa-framework/slsa-github-generator/delegator-generic@v0",
+                "external_parameters": {"inputs": {"artifact": "gha_delegator-binary-linux-amd64-workflow_dispatch", "content": "hello", "username": "***", "rekor-log-public": false}, "vars": {}},
+            }),
+        ),
+        (
+            // The delegator's builder without its ref: slsa-verifier takes
+            // a builder id without `@ref` as any ref of it; Claim compares
+            // exactly, so it trusts no build of this builder.
+            "delegator_any_ref",
+            serde_json::json!({
+                "builders": ["https://github.com/slsa-framework/example-trw/.github/workflows/builder_high-perms_slsa3.yml"],
+                "build_type": "https://github.com/slsa-framework/slsa-github-generator/delegator-generic@v0",
+                "external_parameters": {"inputs": {"artifact": "gha_delegator-binary-linux-amd64-workflow_dispatch", "content": "hello", "username": "***", "rekor-log-public": false}, "vars": {}},
+            }),
+        ),
+    ];
+    std::fs::create_dir_all(dir.join("policies")).expect("mkdir");
+    for (name, policy) in &policies {
+        std::fs::write(dir.join(format!("policies/{name}.json")), policy.to_string()).expect("policy");
+    }
+    std::fs::write(dir.join("unrelated.pub"), ed25519_pem("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"))
+        .expect("key");
+    let main = r#"use std.dsse.{PublicKey, dsse, public_key}
+use std.slsa.{Policy, ProvenanceStatement, dependency, subject_for, trusted}
+use std.intoto.{git_commit_of, sha256_set}
+use std.world
+
+fact key: PublicKey = public_key("unrelated.pub")
+fact bcr_signed: ProvenanceStatement = dsse("bcr/MODULE.bazel.intoto.jsonl", [key], 1)
+fact wrong_signer_signed: ProvenanceStatement = dsse("bcr/MODULE-wrong-signer.bazel.intoto.jsonl", [key], 1)
+fact container_signed: ProvenanceStatement = dsse(
+  "gha_container-based/v2.1.0/binary-linux-amd64-workflow_dispatch.intoto.build.slsa", [key], 1)
+fact delegator_signed: ProvenanceStatement = dsse(
+  "gha_delegator/v1.10.0/binary-linux-amd64-workflow_dispatch.build.slsa", [key], 1)
+fact untrusted_builder_signed: ProvenanceStatement = dsse("binary-linux-amd64-untrusted-builder.intoto.jsonl", [key], 1)
+
+fact bcr: ProvenanceStatement = load("statements/bcr.json")
+fact container: ProvenanceStatement = load("statements/container.json")
+fact delegator: ProvenanceStatement = load("statements/delegator.json")
+fact untrusted_builder: ProvenanceStatement = load("statements/untrusted_builder.json")
+fact bcr_policy: Policy = load("policies/bcr.json")
+fact container_policy: Policy = load("policies/container.json")
+fact delegator_policy: Policy = load("policies/delegator.json")
+fact delegator_any_ref: Policy = load("policies/delegator_any_ref.json")
+
+fact module_file: Sha256 = file_sha256("bcr/MODULE.bazel")
+fact container_binary: Sha256 = file_sha256("gha_container-based/v2.1.0/binary-linux-amd64-workflow_dispatch")
+fact delegator_binary: Sha256 = file_sha256("gha_delegator/v1.10.0/binary-linux-amd64-workflow_dispatch")
+
+// Signed by a Fulcio certificate: without a trusted root, never a pass,
+// the bundles slsa-verifier accepts as much as the one it refuses.
+witness keyless_bundles_are_never_a_pass {
+  refuses bcr_signed with KeylessUnsupported
+  refuses wrong_signer_signed with KeylessUnsupported
+  refuses container_signed with KeylessUnsupported
+  refuses delegator_signed with KeylessUnsupported
+}
+
+witness an_envelope_no_given_key_signed_is_refused {
+  refuses untrusted_builder_signed with ThresholdUnmet
+}
+
+witness the_bcr_module_is_the_subject_and_its_commit_is_pinned {
+  let t = trusted(bcr, bcr_policy)
+  holds subject_for(t, sha256_set(module_file)).name == Some("MODULE.bazel")
+  holds git_commit_of(dependency(t, "git+https://github.com/aspect-build/rules_lint@refs/heads/publish-to-bcr"))
+    == sha1:8f70009fde0c94ade6ce2a054b94718c819126ec
+}
+
+witness the_container_based_build_made_its_binary {
+  holds subject_for(trusted(container, container_policy), sha256_set(container_binary)).name
+    == Some("gha_container-based-binary-linux-amd64-workflow_dispatch")
+}
+
+witness the_delegated_build_made_its_binary {
+  holds subject_for(trusted(delegator, delegator_policy), sha256_set(delegator_binary)).name
+    == Some("gha_delegator-binary-linux-amd64-workflow_dispatch")
+}
+
+witness another_artifact_is_not_the_subject {
+  refuses subject_for(trusted(container, container_policy), sha256_set(module_file)) with SubjectUnbound
+}
+
+witness a_builder_the_policy_does_not_name_is_untrusted {
+  refuses trusted(delegator, container_policy) with BuilderUntrusted
+  refuses trusted(delegator, delegator_any_ref) with BuilderUntrusted
+}
+
+witness another_builds_parameters_are_unexpected {
+  refuses trusted(bcr, Policy {
+    builders: bcr_policy.builders,
+    build_type: bcr_policy.build_type,
+    external_parameters: container_policy.external_parameters,
+  }) with ExternalParametersUnexpected
+}
+
+witness provenance_v0_2_is_not_read_as_v1 {
+  refuses untrusted_builder with JsonShape
+}
+"#;
+    std::fs::write(dir.join("main.claim"), main).expect("main");
+    let (code, out) = common::batch_in(&dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("9/9 PASS"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
