@@ -1,7 +1,8 @@
 //! Published test data held to what its publishers expect, each set under
 //! `tests/data/` with its SOURCE and licence: the DSSE protocol's test
-//! vectors, keyed bundles of the Sigstore client conformance suite, and the
-//! SLSA provenance of real builds slsa-verifier tests itself against.
+//! vectors, keyed bundles of the Sigstore client conformance suite, the
+//! SLSA provenance of real builds slsa-verifier tests itself against, and
+//! the provenance examples of the SLSA specification.
 
 mod common;
 
@@ -276,5 +277,64 @@ witness provenance_v0_2_is_not_read_as_v1 {
     let (code, out) = common::batch_in(&dir);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("9/9 PASS"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_slsa_specifications_examples_read_as_provenance_and_are_refused_as_drafts() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/slsa-spec");
+    let dir = common::project_dir("vectors", "slsa-spec", &[]);
+    copy(&data, &dir);
+    let policy = serde_json::json!({
+        "builders": ["https://github.com/slsa-framework/slsa-github-generator/.github/workflows/builder_go_slsa3.yml@refs/tags/v0.0.1"],
+        "build_type": "https://slsa.dev/github-actions-workflow/v1?draft",
+        "external_parameters": {
+            "inputs": {"build_id": 123456768, "deploy_target": "deployment_sys_1a", "perform_deploy": "true"},
+            "vars": {"MASCOT": "Mona"},
+            "workflow": {"ref": "refs/heads/main", "repository": "https://github.com/octocat/hello-world", "path": ".github/workflow/release.yml"},
+        },
+    });
+    std::fs::write(dir.join("policy.json"), policy.to_string()).expect("policy");
+    let main = r#"use std.slsa.{Policy, ProvenanceStatement, dependency, subject_for, trusted}
+use std.intoto.{git_commit_of, sha256_set}
+use std.world
+
+fact gha: ProvenanceStatement = load("github-actions-workflow-v1.json")
+fact gcb: ProvenanceStatement = load("gcb-triggered-build-v1.json")
+fact policy: Policy = load("policy.json")
+
+witness the_draft_statement_reads_and_is_refused_as_a_draft {
+  holds gha.predicate.run_details.builder.id
+    == "https://github.com/slsa-framework/slsa-github-generator/.github/workflows/builder_go_slsa3.yml@refs/tags/v0.0.1"
+  refuses trusted(gha, policy) with NotAStatement
+  refuses trusted(ProvenanceStatement {
+    kind: "https://in-toto.io/Statement/v1",
+    subject: gha.subject,
+    predicate_type: gha.predicate_type,
+    predicate: gha.predicate,
+  }, policy) with BuildTypeUnexpected
+}
+
+witness with_the_final_types_a_policy_trusts_it {
+  let t = trusted(ProvenanceStatement {
+    kind: "https://in-toto.io/Statement/v1",
+    subject: gha.subject,
+    predicate_type: "https://slsa.dev/provenance/v1",
+    predicate: gha.predicate,
+  }, policy)
+  holds git_commit_of(dependency(t, "git+https://github.com/octocat/hello-world@refs/heads/main"))
+    == sha1:c27d339ee6075c1f744c5d4b200f7901aad2c369
+  holds subject_for(t, sha256_set(sha256:fe4fe40ac7250263c5dbe1cf3138912f3f416140aa248637a60d65fe22c47da4)).name
+    == Some("_")
+}
+
+witness a_predicate_without_its_builder_does_not_decode {
+  refuses gcb with JsonShape
+}
+"#;
+    std::fs::write(dir.join("main.claim"), main).expect("main");
+    let (code, out) = common::batch_in(&dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("3/3 PASS"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
