@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
     let (types, ty) = receipt();
     let text: std::sync::Arc<str> = String::from_utf8_lossy(data).into();
     let strict =
-        json::parse(&text).ok().and_then(|doc| json::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())).ok());
+        json::parse(&text).ok().and_then(|doc| claim_eval::decode::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())).ok());
     if let Some(d) = &strict {
         // The lint's walk beside the type finds the digests the walk
         // without it finds, at the same places.
@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(places(&typed), places(&untyped));
     }
     if let Ok(doc) = json::parse(&text) {
-        if let Ok(v) = json::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())) {
+        if let Ok(v) = claim_eval::decode::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())) {
             // Where a diagnostic would name each value's place in the file.
             each_origin(&v, &mut |at| {
                 let _ = json::path_at(&text, at.span);

@@ -50,8 +50,9 @@ fn only<'t, 'i>(
     let mut out = Vec::new();
     for (k, v) in table.iter() {
         if !allowed.contains(&&**k.get_ref()) {
-            let mut d = error(file, k.span(), format!("unknown key `{}` in {at}", k.get_ref()), "not a setting Claim knows")
-                .with_note(format!("{at} holds {}", claim_diagnostics::and_list(allowed)));
+            let mut d =
+                error(file, k.span(), format!("unknown key `{}` in {at}", k.get_ref()), "not a setting Claim knows")
+                    .with_note(format!("{at} holds {}", claim_diagnostics::and_list(allowed)));
             if let Some(near) = claim_diagnostics::did_you_mean(k.get_ref(), allowed.iter().copied()) {
                 d = d.with_help(format!("did you mean `{near}`?"));
             }
@@ -85,14 +86,24 @@ pub fn parse(text: &str, file: FileId) -> Result<Manifest, Box<Diagnostic>> {
                     DeValue::String(s) if !s.trim().is_empty() => s.trim().to_string(),
                     DeValue::String(_) => {
                         return Err(Box::new(
-                            error(file, v.span(), format!("the exemption of `{}` gives no reason", k.get_ref()), "empty")
-                                .with_help("say why no witness needs to notice it: a reviewer reads the reason"),
+                            error(
+                                file,
+                                v.span(),
+                                format!("the exemption of `{}` gives no reason", k.get_ref()),
+                                "empty",
+                            )
+                            .with_help("say why no witness needs to notice it: a reviewer reads the reason"),
                         ))
                     }
                     _ => {
                         return Err(Box::new(
-                            error(file, v.span(), format!("the exemption of `{}` must be a text", k.get_ref()), "not a text")
-                                .with_help("write the reason: `name = \"why no witness needs to notice it\"`"),
+                            error(
+                                file,
+                                v.span(),
+                                format!("the exemption of `{}` must be a text", k.get_ref()),
+                                "not a text",
+                            )
+                            .with_help("write the reason: `name = \"why no witness needs to notice it\"`"),
                         ))
                     }
                 };
@@ -138,10 +149,7 @@ mod tests {
         assert_eq!(parsed("[mutate.exmpt]\na = \"b\"\n").unwrap_err(), "E0016 unknown key `exmpt` in `[mutate]`");
         assert_eq!(parsed("[package]\n").unwrap_err(), "E0016 unknown key `package` in `Claim.toml`");
         assert_eq!(parsed("mutate = 1\n").unwrap_err(), "E0016 `[mutate]` must be a table");
-        assert_eq!(
-            parsed("[mutate.exempt]\na = \"  \"\n").unwrap_err(),
-            "E0016 the exemption of `a` gives no reason"
-        );
+        assert_eq!(parsed("[mutate.exempt]\na = \"  \"\n").unwrap_err(), "E0016 the exemption of `a` gives no reason");
         assert_eq!(parsed("[mutate.exempt]\na = true\n").unwrap_err(), "E0016 the exemption of `a` must be a text");
         assert!(parsed("[mutate\n").unwrap_err().starts_with("E0016 `Claim.toml` is not TOML"));
     }

@@ -583,7 +583,12 @@ fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>, noted: &(dyn Fn(bool)
 /// The project's `Claim.toml`, read into the sources (its diagnostics point
 /// into it); where it cannot be read or says what Claim does not know, an
 /// error in `found` and an empty manifest.
-fn read_manifest(project: &Project, sources: &mut Sources, limits: &Limits, found: &mut Found) -> crate::manifest::Manifest {
+fn read_manifest(
+    project: &Project,
+    sources: &mut Sources,
+    limits: &Limits,
+    found: &mut Found,
+) -> crate::manifest::Manifest {
     let path = project.root.join("Claim.toml");
     match fetch(&path, limits, found.cwd.as_deref(), &|_| ()) {
         Fetched::Missing => Default::default(),
@@ -605,7 +610,10 @@ fn read_manifest(project: &Project, sources: &mut Sources, limits: &Limits, foun
         Fetched::TooLarge(size) => {
             found.errors.push(Diagnostic::error(
                 "E0016",
-                format!("`{}` is {size} bytes, more than the limit for a source file", display_name_in(&path, found.cwd.as_deref())),
+                format!(
+                    "`{}` is {size} bytes, more than the limit for a source file",
+                    display_name_in(&path, found.cwd.as_deref())
+                ),
             ));
             Default::default()
         }

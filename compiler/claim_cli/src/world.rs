@@ -777,7 +777,8 @@ impl FsWorld {
             WorldError::new(WorldCode::NotJson, d)
         })?;
         self.keep_json(&target, fid);
-        json::decode(&doc, ty, types, fid, call.call).map_err(|d| WorldError::many(WorldCode::JsonShape, d))
+        claim_eval::decode::decode(&doc, ty, types, fid, call.call)
+            .map_err(|d| WorldError::many(WorldCode::JsonShape, d))
     }
 
     fn file_sha256(&self, call: &WorldCall<'_>) -> WorldResult<[u8; 32]> {
@@ -967,7 +968,8 @@ impl FsWorld {
                     .with_secondary(call.call, "read here");
             WorldError::new(WorldCode::NotJson, d)
         })?;
-        json::decode(&doc, ty, types, pid, call.call).map_err(|d| WorldError::many(WorldCode::JsonShape, d))
+        claim_eval::decode::decode(&doc, ty, types, pid, call.call)
+            .map_err(|d| WorldError::many(WorldCode::JsonShape, d))
     }
 
     /// `git_commit(repo, commit)`: the commit, as a value of `std.git.Commit`.

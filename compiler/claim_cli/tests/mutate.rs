@@ -46,7 +46,10 @@ fn a_leaf_no_witness_reads_closely_is_reported_and_a_discriminating_witness_clea
     assert!(out.contains("exempt:\n  _notes: named `_…`\n"), "{out}");
     // No witness gives `tagged` another tag: its `require` never refuses.
     assert!(out.contains("[W0009] Warning: no witness reaches the `else` of this `require` in `tagged`"), "{out}");
-    assert!(out.contains("mutate: 1 of 3 fact leaves witnessed (1 equivalent, 0 exempt), 0 of 1 refusal codes shown"), "{out}");
+    assert!(
+        out.contains("mutate: 1 of 3 fact leaves witnessed (1 equivalent, 0 exempt), 0 of 1 refusal codes shown"),
+        "{out}"
+    );
 
     let tight = "witness the_run_is_the_expected_one {\n\
           let r = tagged(run)\n\
@@ -56,7 +59,10 @@ fn a_leaf_no_witness_reads_closely_is_reported_and_a_discriminating_witness_clea
     let (code, out) = run("tight", tight, &["--deny-unwitnessed"]);
     assert_eq!(code, 0, "{out}");
     assert!(!out.contains("W0007") && !out.contains("W0008") && !out.contains("W0009"), "{out}");
-    assert!(out.contains("mutate: 3 of 3 fact leaves witnessed (1 equivalent, 0 exempt), 1 of 1 refusal codes shown"), "{out}");
+    assert!(
+        out.contains("mutate: 3 of 3 fact leaves witnessed (1 equivalent, 0 exempt), 1 of 1 refusal codes shown"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -152,7 +158,8 @@ fn claim_toml_exempts_leaves_facts_and_codes_with_their_reasons() {
     let run_id = m["leaves"].as_array().expect("leaves").iter().find(|l| l["path"] == "$.run_id").expect("run_id");
     assert_eq!((&run_id["status"], &run_id["detail"]), (&"exempt".into(), &"the CI's own counter".into()));
     assert_eq!(m["score"]["leaves"], 1, "exempt leaves are not counted: {m}");
-    let codes: Vec<&str> = m["diagnostics"].as_array().expect("diags").iter().filter_map(|d| d["code"].as_str()).collect();
+    let codes: Vec<&str> =
+        m["diagnostics"].as_array().expect("diags").iter().filter_map(|d| d["code"].as_str()).collect();
     assert_eq!(codes, ["W0009"], "{m}");
     if common::has_jsonschema() {
         let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/claim-batch.schema.json");
@@ -185,7 +192,10 @@ fn a_stale_exemption_fails_a_denying_run_and_a_misnamed_one_fails_every_run() {
     // believes it exempts: the run fails.
     let (code, out) = run_with("misnamed", tight, Some("[mutate.exempt]\nrn = \"typo\"\n"), &[]);
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("[E0017] Error: `rn` in `[mutate.exempt]` names no fact or refusal code of the program"), "{out}");
+    assert!(
+        out.contains("[E0017] Error: `rn` in `[mutate.exempt]` names no fact or refusal code of the program"),
+        "{out}"
+    );
     assert!(out.contains("did you mean `run`?"), "{out}");
 }
 
@@ -198,7 +208,11 @@ fn a_claim_toml_claim_cannot_read_stops_every_run() {
         ("no-reason", "[mutate.exempt]\nrun = \"\"\n", "the exemption of `run` gives no reason"),
     ] {
         let main = format!("{DECLS}{w}");
-        let dir = common::project_dir("mutate", name, &[("main.claim", &main), ("run.json", RECEIPT), ("Claim.toml", manifest)]);
+        let dir = common::project_dir(
+            "mutate",
+            name,
+            &[("main.claim", &main), ("run.json", RECEIPT), ("Claim.toml", manifest)],
+        );
         // Not only with --mutate: the manifest is read on every run.
         let (code, out) = common::batch_in_with(&dir, &[]);
         let _ = std::fs::remove_dir_all(&dir);

@@ -144,9 +144,10 @@ fn slsa_verifiers_provenance_of_real_builds_is_judged_by_a_policy_written_in_cla
     ] {
         std::fs::write(dir.join(format!("statements/{name}.json")), payload_of(&data.join(envelope))).expect("write");
     }
-    let container: serde_json::Value =
-        serde_json::from_str(&payload_of(&data.join("gha_container-based/v2.1.0/binary-linux-amd64-workflow_dispatch.intoto.build.slsa")))
-            .expect("statement");
+    let container: serde_json::Value = serde_json::from_str(&payload_of(
+        &data.join("gha_container-based/v2.1.0/binary-linux-amd64-workflow_dispatch.intoto.build.slsa"),
+    ))
+    .expect("statement");
     let container_parameters = &container["predicate"]["buildDefinition"]["externalParameters"];
     // The policies a consumer would write: the builder each verifier test
     // names, exactly; the build type; and the external parameters (for the
@@ -193,8 +194,11 @@ fn slsa_verifiers_provenance_of_real_builds_is_judged_by_a_policy_written_in_cla
     for (name, policy) in &policies {
         std::fs::write(dir.join(format!("policies/{name}.json")), policy.to_string()).expect("policy");
     }
-    std::fs::write(dir.join("unrelated.pub"), ed25519_pem("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"))
-        .expect("key");
+    std::fs::write(
+        dir.join("unrelated.pub"),
+        ed25519_pem("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"),
+    )
+    .expect("key");
     let main = r#"use std.dsse.{PublicKey, dsse, public_key}
 use std.slsa.{Policy, ProvenanceStatement, dependency, subject_for, trusted}
 use std.intoto.{git_commit_of, sha256_set}

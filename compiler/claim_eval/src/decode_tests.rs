@@ -37,7 +37,7 @@ fn types() -> Types {
 /// type).
 fn decodes(types: &Types, ty: &Ty, text: &str) -> bool {
     let call = Loc::new(FileId(0), Span::default());
-    json::parse(text).ok().is_some_and(|doc| json::decode(&doc, ty, types, FileId(1), call).is_ok())
+    json::parse(text).ok().is_some_and(|doc| crate::decode::decode(&doc, ty, types, FileId(1), call).is_ok())
 }
 
 const D: &str = "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";

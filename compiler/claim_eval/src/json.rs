@@ -353,11 +353,6 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Decodes a parsed JSON document (`doc`, of the file `file`) into `ty`;
-/// every value remembers where in the file it was read. `call` is the
-/// `load` (for a secondary label); every error found is returned.
-pub use crate::decode::{decode, parse_duration};
-
 /// The JSONPath of the value at `span` in a JSON text (as decoding names
 /// it: `$`, `.key` or `["odd key"]`, `[index]`); `None` where the text no
 /// longer parses or no value sits exactly there.

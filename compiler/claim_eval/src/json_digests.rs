@@ -263,7 +263,7 @@ mod tests {
         let push = Ty::named(GlobalName::new("main", "Push"));
         let doc = crate::json::parse(&text).expect("parses");
         let call = claim_syntax::Loc::new(FileId(0), claim_syntax::Span::default());
-        let v = crate::json::decode(&doc, &push, &compiled.types, FileId(1), call).expect("decodes");
+        let v = crate::decode::decode(&doc, &push, &compiled.types, FileId(1), call).expect("decodes");
         let mut out = Vec::new();
         collect_json_digests(&v, &push, &roles, &mut out);
         let got: Vec<(u8, Option<&str>)> = out.iter().map(|d| (d.bytes()[0], roles.name(d.role))).collect();

@@ -4,7 +4,7 @@
 
 pub mod broken;
 pub mod builtins;
-mod decode;
+pub mod decode;
 pub mod difference;
 pub mod eval;
 pub mod evidence_lint;

@@ -157,11 +157,11 @@ impl Value {
             V::Digest(k, b) => {
                 return Value { kind: V::Digest(k, b), origin: origin.or_else(|| Some(o.clone())) };
             }
-            V::List(items) => {
-                V::List(Arc::new(items.iter().cloned().map(|x| x.with_digest_origins(o)).collect()))
-            }
+            V::List(items) => V::List(Arc::new(items.iter().cloned().map(|x| x.with_digest_origins(o)).collect())),
             V::Option(Some(x)) => V::Option(Some(Arc::new((*x).clone().with_digest_origins(o)))),
-            V::Map(m) => V::Map(Arc::new(m.iter().map(|(k, x)| (k.clone(), x.clone().with_digest_origins(o))).collect())),
+            V::Map(m) => {
+                V::Map(Arc::new(m.iter().map(|(k, x)| (k.clone(), x.clone().with_digest_origins(o))).collect()))
+            }
             V::Record(r) => {
                 let mut r = (*r).clone();
                 r.fields = r.fields.into_iter().map(|x| x.with_digest_origins(o)).collect();

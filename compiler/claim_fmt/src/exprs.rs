@@ -4,17 +4,9 @@
 
 use crate::cat;
 use crate::doc::Doc;
-use crate::items::{bracketed, lines, ty, Inside, Printer};
+use crate::layout::{bracketed, lines, ty, Inside, Mode, Printer};
 use claim_syntax::ast::{BinOp, BlockStmt, Expr, ExprKind, FieldInit, MatchArm, Pattern, PatternKind};
 use claim_syntax::Span;
-
-/// Whether an expression is read as a condition (`if`, `match`, `require`,
-/// `dissolves when`), where a `{` ends it.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    Full,
-    Cond,
-}
 
 /// Binding strength, as the parser's operator table has it; atoms bind
 /// tightest, and an `if` (whose `else` branch runs to the end) least.

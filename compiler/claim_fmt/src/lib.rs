@@ -13,6 +13,7 @@ mod comments;
 pub mod doc;
 mod exprs;
 mod items;
+mod layout;
 
 use claim_syntax::{parse_module, SyntaxError};
 
@@ -28,7 +29,7 @@ pub fn format_source(src: &str) -> Result<String, Vec<SyntaxError>> {
         return Err(parsed.errors);
     }
     let comments = claim_syntax::lexer::lex_compact(src).comments;
-    let mut p = items::Printer::new(src, comments);
+    let mut p = layout::Printer::new(src, comments);
     let doc = p.module(&parsed.module);
     Ok(doc::render(&doc, WIDTH, INDENT))
 }

@@ -176,7 +176,7 @@ fn main() {
 }
 
 fn parse_limit(s: &str) -> Result<std::time::Duration, String> {
-    match claim_eval::json::parse_duration(s) {
+    match claim_eval::decode::parse_duration(s) {
         Some(ms) if ms > 0 => Ok(std::time::Duration::from_millis(ms as u64)),
         _ => Err(format!("`{s}` is not a positive duration such as `30s` or `5min`")),
     }
