@@ -175,6 +175,20 @@ pub fn is_outside(e: &io::Error) -> bool {
     e.get_ref().is_some_and(|inner| inner.is::<Outside>())
 }
 
+/// Opens a file to read and asks it what it is, in one path lookup. The
+/// open does not wait: a FIFO opened for reading blocks until a writer
+/// comes, and a `file_sha256` of one hung the run; opened non-blocking, its
+/// metadata says it is no file, which the caller refuses.
+pub(crate) fn open_nonblocking(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    Ok((file, meta))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

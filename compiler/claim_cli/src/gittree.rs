@@ -165,7 +165,7 @@ fn read_small(b: &Beneath, path: &Path) -> io::Result<Vec<u8>> {
     if !opened.meta.is_file() {
         return Err(io::Error::other(format!("`{}` is not a file", path.display())));
     }
-    crate::world::read_sized(&mut opened.file, opened.meta.len(), 1 << 20)
+    crate::readahead::read_sized(&mut opened.file, opened.meta.len(), 1 << 20)
 }
 
 /// The commit checked out in the repository at `dir` (its `.git` a folder,

@@ -14,7 +14,7 @@ use claim_eval::json::{self, field, text, Json, J};
 use claim_eval::value::{hex, parse_hex, RecordVal};
 use claim_eval::{Types, Value, WorldCall, WorldCode, WorldError, WorldResult, V};
 use claim_sema::ty::{Ty, TypeDef};
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 use sha2::Digest;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -112,7 +112,7 @@ impl Layout<'_> {
 
     fn read_json_file(&self, name: &str) -> WorldResult<Json<'static>> {
         let mut opened = self.open(name).map_err(|(_, e)| self.malformed(format!("`{name}` {e}")))?;
-        let bytes = crate::world::read_sized(&mut opened.file, opened.meta.len(), self.limits.max_json_bytes)
+        let bytes = crate::readahead::read_sized(&mut opened.file, opened.meta.len(), self.limits.max_json_bytes)
             .map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
         if bytes.len() as u64 > self.limits.max_json_bytes {
             return Err(self
@@ -159,7 +159,7 @@ impl Layout<'_> {
                 format!("is larger than the load limit of {} bytes", self.limits.max_json_bytes),
             ));
         }
-        let bytes = crate::world::read_sized(&mut opened.file, d.size, self.limits.max_json_bytes)
+        let bytes = crate::readahead::read_sized(&mut opened.file, d.size, self.limits.max_json_bytes)
             .map_err(|e| self.blob_error(WorldCode::FileUnreadable, what, d, format!("cannot be read: {e}")))?;
         let actual: [u8; 32] = sha2::Sha256::digest(&bytes).into();
         if bytes.len() as u64 != d.size || hex(&actual) != d.hex {

@@ -554,7 +554,7 @@ enum Fetched {
 /// `noted` is told whether its first read waited for the disk.
 fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>, noted: &(dyn Fn(bool) + Sync)) -> Fetched {
     // Opened, then asked what it is: one path lookup, not two.
-    let (mut file, meta) = match crate::world::open(path) {
+    let (mut file, meta) = match crate::beneath::open_nonblocking(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Fetched::Missing,
         Err(e) => return Fetched::Unreadable(format!("`{}`: {e}", display_name_in(path, cwd))),
         Ok(m) => m,

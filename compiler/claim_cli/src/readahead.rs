@@ -254,9 +254,30 @@ pub(crate) fn begin_siblings(folder: &Path) {
     });
 }
 
+/// The whole of an open file, expected to be `size` bytes (its metadata's
+/// word, or a guess), in two reads where it is no larger (the bytes, then
+/// the end), or to one byte past `limit`: [`read_noting_wait`].
+pub(crate) fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
+    read_noting_wait(file, size, limit).map(|(bytes, _)| bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_goes_to_the_end_or_one_byte_past_the_limit() {
+        let path = std::env::temp_dir().join(format!("claim-read-sized-{}", std::process::id()));
+        let bytes: Vec<u8> = (0..100u8).collect();
+        std::fs::write(&path, &bytes).expect("write");
+        let read = |size, limit| read_sized(&mut std::fs::File::open(&path).expect("open"), size, limit).expect("read");
+        assert_eq!(read(100, u64::MAX), bytes, "the size it has");
+        assert_eq!(read(10, u64::MAX), bytes, "a file that grew since its size was asked");
+        assert_eq!(read(0, u64::MAX), bytes, "a file that said it was empty");
+        assert_eq!(read(10, 50).len(), 51, "stops one byte past the limit");
+        assert_eq!(read(100, 100), bytes, "exactly the limit is within it");
+        let _ = std::fs::remove_file(&path);
+    }
 
     #[test]
     fn a_folder_is_begun_once_where_its_first_two_reads_waited() {

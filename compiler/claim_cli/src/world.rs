@@ -8,7 +8,7 @@ use claim_eval::json;
 use claim_eval::{Types, Value, World, WorldCall, WorldCode, WorldError, WorldResult};
 use claim_sema::hir::WorldFn;
 use claim_sema::ty::Ty;
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 use claim_syntax::{FileId, Span};
 use rustc_hash::FxHashMap as HashMap;
 use sha2::Sha256;
@@ -673,30 +673,9 @@ fn within(path: &Path, root: &Path) -> bool {
     p.strip_prefix(r).is_some_and(|rest| rest.is_empty() || rest.starts_with(b"/") || r.ends_with(b"/"))
 }
 
-/// Opens a file to read and asks it what it is, in one path lookup. The
-/// open does not wait: a FIFO opened for reading blocks until a writer
-/// comes, and a `file_sha256` of one hung the run; opened non-blocking, its
-/// metadata says it is no file, which the caller refuses.
-pub(crate) fn open(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    Ok((file, meta))
-}
-
-/// The whole of an open file, expected to be `size` bytes (its metadata's
-/// word, or a guess), in two reads where it is no larger (the bytes, then
-/// the end), or to one byte past `limit`: `readahead::read_noting_wait`.
-pub(crate) fn read_sized(file: &mut std::fs::File, size: u64, limit: u64) -> std::io::Result<Vec<u8>> {
-    crate::readahead::read_noting_wait(file, size, limit).map(|(bytes, _)| bytes)
-}
-
 /// SHA-256 of a file, streamed in constant memory.
 pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
-    let (file, _) = open(path)?;
+    let (file, _) = crate::beneath::open_nonblocking(path)?;
     sha256_of(&file).map(|(digest, _, _)| digest)
 }
 
@@ -1032,22 +1011,6 @@ fn literal_loads<'f>(facts: &[&'f claim_sema::hir::Fact]) -> Vec<WorldCall<'f>> 
 
 #[cfg(test)]
 mod tests {
-    use super::read_sized;
-
-    #[test]
-    fn a_read_goes_to_the_end_or_one_byte_past_the_limit() {
-        let path = std::env::temp_dir().join(format!("claim-read-sized-{}", std::process::id()));
-        let bytes: Vec<u8> = (0..100u8).collect();
-        std::fs::write(&path, &bytes).expect("write");
-        let read = |size, limit| read_sized(&mut std::fs::File::open(&path).expect("open"), size, limit).expect("read");
-        assert_eq!(read(100, u64::MAX), bytes, "the size it has");
-        assert_eq!(read(10, u64::MAX), bytes, "a file that grew since its size was asked");
-        assert_eq!(read(0, u64::MAX), bytes, "a file that said it was empty");
-        assert_eq!(read(10, 50).len(), 51, "stops one byte past the limit");
-        assert_eq!(read(100, 100), bytes, "exactly the limit is within it");
-        let _ = std::fs::remove_file(&path);
-    }
-
     #[cfg(unix)]
     #[test]
     fn below_is_the_rest_of_a_path_strictly_under_the_root() {

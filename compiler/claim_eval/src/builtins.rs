@@ -6,7 +6,7 @@ use crate::text::{push_text, show};
 use crate::value::{hex_text, joined_text, parse_hex, Value, V};
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir::Builtin as B;
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 use claim_syntax::Loc;
 use sha2::{Digest, Sha256};
 use std::sync::Arc;

@@ -8,7 +8,7 @@ use crate::value::{Origin, RecordVal, Value, VariantVal, V};
 use crate::world::Types;
 use claim_diagnostics::Diagnostic;
 use claim_sema::ty::{FieldDef, GlobalName, Ty, TypeDef, TypeInfo};
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 use claim_syntax::{FileId, Loc, Span};
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;

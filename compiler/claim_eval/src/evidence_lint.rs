@@ -321,7 +321,7 @@ fn report<'v>(found: Vec<&'v crate::value::RecordVal>, seen: &Seen<'_>) -> Vec<W
 mod tests {
     use super::*;
     use crate::value::RecordVal;
-    use claim_syntax::token::DigestKind;
+    use claim_syntax::digest::DigestKind;
     use claim_syntax::Span;
     use std::sync::Arc;
 

@@ -207,7 +207,7 @@ mod tests {
     /// from a literal or a fold is not.
     #[test]
     fn only_digests_read_from_json_are_collected() {
-        use claim_syntax::token::DigestKind;
+        use claim_syntax::digest::DigestKind;
         use claim_syntax::{Loc, Span};
         let digest = |byte: u8, len: usize, file: Option<u32>| Value {
             kind: V::Digest(DigestKind::Sha256, vec![byte; len].into()),

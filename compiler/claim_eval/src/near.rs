@@ -107,7 +107,7 @@ pub fn near_texts(left: &Value, right: &Value) -> Option<String> {
 mod tests {
     use super::{near_digits, near_texts};
     use crate::value::Value;
-    use claim_syntax::token::DigestKind;
+    use claim_syntax::digest::DigestKind;
 
     fn sha256(hex: &str) -> Value {
         let bytes: Vec<u8> =

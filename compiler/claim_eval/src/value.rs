@@ -3,7 +3,7 @@
 //! it came from, so a diagnostic can point at the literal, fact or JSON
 //! location behind a wrong value. Origins never take part in equality.
 
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 use claim_syntax::Loc;
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 
 use crate::ty::{GlobalName, Ty};
 use claim_syntax::ast::BinOp;
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 use claim_syntax::{Loc, Span};
 use std::sync::Arc;
 

@@ -4,8 +4,8 @@
 //! to decide whether dependents may reuse theirs, and a tree equal "but for
 //! spans" would leave diagnostics pointing at stale offsets.
 
+use crate::digest::DigestKind;
 use crate::span::Span;
-use crate::token::DigestKind;
 
 /// A name as written. Names up to 24 bytes (nearly all) are kept inside
 /// the value instead of on the heap: a module's syntax tree is mostly

@@ -13,9 +13,10 @@
 //! reads them expanded ([`Compact::expand`]), as do the tools.
 
 use crate::ast::Name;
+use crate::digest::DigestKind;
 use crate::error::SyntaxError;
 use crate::span::Span;
-use crate::token::{DigestKind, Keyword, RawToken, Token};
+use crate::token::{Keyword, RawToken, Token};
 
 /// A token of eight bytes: a kind, and where its value is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,13 +123,26 @@ impl Payload {
     }
 }
 
+/// The result of lexing one file, as owned tokens: what [`Compact::expand`]
+/// gives the chumsky grammar and the tools that read tokens (the formatter,
+/// the editor).
+#[derive(Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<(Token, Span)>,
+    /// Doc comments (`///`), in order, with the text after `///`.
+    pub docs: Vec<(Span, String)>,
+    /// Every comment, `//` and `///` alike, as written (trailing blanks
+    /// trimmed): what the formatter keeps in place.
+    pub comments: Vec<(Span, String)>,
+    pub errors: Vec<SyntaxError>,
+}
+
 impl Compact {
-    /// The owned tokens, for the chumsky grammar and the tools that read
-    /// tokens (the formatter, the editor).
-    pub fn expand(self) -> crate::lexer::Lexed {
+    /// The owned tokens.
+    pub fn expand(self) -> Lexed {
         let Compact { toks, mut pay, docs, comments, errors } = self;
         let tokens = toks.into_iter().map(|(t, s)| (pay.take_token(t), s)).collect();
-        crate::lexer::Lexed { tokens, docs, comments, errors }
+        Lexed { tokens, docs, comments, errors }
     }
 }
 

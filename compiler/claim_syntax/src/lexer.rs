@@ -6,22 +6,13 @@
 //! `SyntaxError`, so the parser can go on and report more.
 
 use crate::compact::{Compact, Tok};
+use crate::digest::DigestKind;
 use crate::error::SyntaxError;
 use crate::span::Span;
-use crate::token::{DigestKind, Keyword, RawToken, Token};
+use crate::token::{Keyword, RawToken};
 use logos::Logos;
 
-/// The result of lexing one file, as owned tokens.
-#[derive(Debug, Default)]
-pub struct Lexed {
-    pub tokens: Vec<(Token, Span)>,
-    /// Doc comments (`///`), in order, with the text after `///`.
-    pub docs: Vec<(Span, String)>,
-    /// Every comment, `//` and `///` alike, as written (trailing blanks
-    /// trimmed): what the formatter keeps in place.
-    pub comments: Vec<(Span, String)>,
-    pub errors: Vec<SyntaxError>,
-}
+pub use crate::compact::Lexed;
 
 /// Lexes `src` into owned tokens.
 pub fn lex(src: &str) -> Lexed {
@@ -414,6 +405,7 @@ impl<'s> Lexer<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::token::Token;
 
     fn toks(src: &str) -> Vec<Token> {
         lex(src).tokens.into_iter().map(|(t, _)| t).collect()

@@ -4,6 +4,7 @@
 pub mod ast;
 pub mod compact;
 pub mod depth;
+pub mod digest;
 pub mod error;
 pub mod hex;
 pub mod lexer;

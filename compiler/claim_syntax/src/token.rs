@@ -2,33 +2,9 @@
 //! whose interpolations nest, are driven by hand in `lexer.rs` and arrive
 //! here as `StrStart`, `StrChunk`, `InterpOpen`, …, `InterpClose`, `StrEnd`.
 
+use crate::digest::DigestKind;
 use logos::Logos;
 use std::fmt;
-
-/// Which digest family a literal belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum DigestKind {
-    Sha256,
-    Sha1,
-    Sha512,
-}
-
-impl DigestKind {
-    pub fn hex_len(self) -> usize {
-        match self {
-            DigestKind::Sha256 => 64,
-            DigestKind::Sha1 => 40,
-            DigestKind::Sha512 => 128,
-        }
-    }
-    pub fn prefix(self) -> &'static str {
-        match self {
-            DigestKind::Sha256 => "sha256",
-            DigestKind::Sha1 => "sha1",
-            DigestKind::Sha512 => "sha512",
-        }
-    }
-}
 
 /// Raw tokens as logos sees them. `Number` covers Int and Duration
 /// literals (a digit run with an optional unit suffix), validated later so

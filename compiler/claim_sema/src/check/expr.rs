@@ -9,7 +9,7 @@ use crate::index::ItemTag;
 use crate::ty::{GlobalName, Ty, TypeDef};
 use claim_diagnostics::{did_you_mean, Diagnostic};
 use claim_syntax::ast::{self, BinOp, ExprKind as A};
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 use claim_syntax::Span;
 use std::sync::Arc;
 

@@ -8,7 +8,7 @@ use crate::hir::{self, Lit, PatternKind as P};
 use crate::ty::Ty;
 use claim_diagnostics::{and_list, did_you_mean, Diagnostic};
 use claim_syntax::ast::{self, PatternKind as A};
-use claim_syntax::token::DigestKind;
+use claim_syntax::digest::DigestKind;
 
 impl Checker<'_> {
     pub(super) fn pattern(&mut self, p: &ast::Pattern, ty: &Ty, allow_bind: bool) -> hir::Pattern {
