@@ -35,6 +35,15 @@ fn nearest_manifest(start: &Path, stop: Option<&Path>) -> Option<PathBuf> {
     None
 }
 
+/// The root of the project a `.claim` file belongs to: the nearest folder
+/// holding a `Claim.toml`, from the file's own folder up, else the file's
+/// folder. What `claim_batch FILE` runs the file in, and the project the
+/// language server opens for it.
+pub fn root_of(file: &Path) -> PathBuf {
+    let dir = file.parent().unwrap_or(Path::new("/"));
+    nearest_manifest(dir, None).unwrap_or_else(|| dir.to_path_buf())
+}
+
 /// What a folder's entry is, as the folder's listing says (a symlink is
 /// not followed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -244,9 +253,7 @@ fn search(entries: &[PathBuf], jobs: usize, allow_empty: bool) -> Result<(Vec<Pr
                 }
                 return Err(Box::new(d));
             }
-            let dir = abs.parent().map(Path::to_path_buf).unwrap_or_default();
-            let root = nearest_manifest(&dir, None).unwrap_or(dir);
-            groups.entry(root).or_default().push(abs);
+            groups.entry(root_of(&abs)).or_default().push(abs);
         } else if std::fs::metadata(&abs).is_ok() {
             // A FIFO, a socket, a device: there, but nothing to read.
             return Err(Box::new(

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use workspace::Workspace;
 
-pub use workspace::root_of;
+pub use crate::project::root_of;
 
 /// The command a witness's code lens runs.
 pub const RUN_WITNESS: &str = "claim.runWitness";

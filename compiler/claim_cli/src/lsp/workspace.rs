@@ -3,7 +3,7 @@
 //! open files, the disk for the rest. An edit sets one `SourceFile`'s text,
 //! so salsa re-checks only what depends on it.
 
-use crate::project::{module_name, usage_error};
+use crate::project::{module_name, root_of, usage_error};
 use claim_diagnostics::Diagnostic;
 use claim_sema::{Database, Program, SourceFile};
 use claim_syntax::FileId;
@@ -30,20 +30,6 @@ pub struct Workspace {
     /// Where the embedded standard library is written so that "go to
     /// definition" can open it.
     pub stdlib_dir: Option<PathBuf>,
-}
-
-/// The folder that holds a file's project: the nearest with `Claim.toml`,
-/// else the file's own.
-pub fn root_of(path: &Path) -> PathBuf {
-    let dir = path.parent().unwrap_or(Path::new("/"));
-    let mut d = Some(dir);
-    while let Some(x) = d {
-        if x.join("Claim.toml").is_file() {
-            return x.to_path_buf();
-        }
-        d = x.parent();
-    }
-    dir.to_path_buf()
 }
 
 impl Workspace {
