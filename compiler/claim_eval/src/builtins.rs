@@ -1,6 +1,6 @@
 //! The prelude's built-in functions at run time (§4).
 
-use crate::eval::{refusal, too_long};
+use crate::refusal::{refusal, too_long};
 use crate::refusal::{Eval, Stop};
 use crate::text::{push_text, show};
 use crate::value::{hex_text, joined_text, parse_hex, Value, V};

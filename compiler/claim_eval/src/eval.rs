@@ -1,11 +1,11 @@
 //! The evaluator (§7): strict, deterministic, left to right. Refusals
 //! travel up with their code, message, site and the chain of calls.
 
-use crate::refusal::{BrokenRead, Eval, Mentioned, Refusal, Stop};
+use crate::refusal::{internal, too_long, BrokenRead, Eval, Mentioned, Refusal, Stop};
+use crate::report::{self, FalseComparison};
 use crate::text::{push_text, show};
 use crate::value::{FactOrigin, Origin, RecordVal, Value, VariantVal, V};
 use crate::world::{Types, World, WorldCall};
-use claim_diagnostics::Diagnostic;
 use claim_sema::hir::{self, Builtin, ExprKind as H, Lit, OpKind};
 use claim_sema::ty::GlobalName;
 use claim_sema::Compiled;
@@ -53,19 +53,6 @@ pub type SharedTexts = Arc<dyn Fn(FileId) -> Option<Arc<str>> + Send + Sync>;
 /// The default of `--max-value-len`.
 pub const DEFAULT_MAX_VALUE_LEN: usize = 1 << 26;
 
-pub(crate) fn internal(msg: impl Into<String>) -> Stop {
-    Stop::Fatal(vec![Diagnostic::error("E0999", format!("internal error: {}", msg.into()))])
-}
-
-/// `E0407`: a value longer than `--max-value-len`. `made` says what made
-/// it ("this `++` makes"), `len` how long it is.
-pub(crate) fn too_long(max_len: usize, made: &str, len: String, text: bool, loc: Loc) -> Stop {
-    let what = if text { "bytes of text" } else { "list elements" };
-    Stop::Fatal(vec![Diagnostic::error("E0407", format!("a value grew past the limit of {max_len} {what}"))
-        .at_loc(loc, format!("{made} {len} {what}"))
-        .with_help("raise the limit with `--max-value-len` if the program really needs values this large")])
-}
-
 /// A refusal in a `match` arm itself (not in a function it calls) refused
 /// because of what the arm matched (`Unobserved => refuse …`): where the
 /// matched value came from is labelled as its message's values are, named
@@ -85,10 +72,6 @@ fn refused_on_match(stop: Stop, (scrutinee, v): (&hir::Expr, &Value), body: &hir
         r.mentioned.push(Mentioned { at: Loc::new(file, scrutinee.span), element: false, value: v.clone() });
     }
     Stop::Refused(r)
-}
-
-pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
-    Stop::Refused(Box::new(Refusal::new(code, message, site)))
 }
 
 impl<'p, W: World + ?Sized> Evaluator<'p, W> {
@@ -460,7 +443,7 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
         let mut context = Vec::new();
         let mut operands = operands;
         if !ok && matches!(cond.kind, H::Binary(BinOp::And, ..) | H::Builtin(hir::Builtin::All, _)) {
-            if let Some(c) = crate::witness::find_false(self, cond, frame) {
+            if let Some(c) = find_false(self, cond, frame) {
                 false_part = Some((Loc::new(c.left.0.file, c.left.0.span.join(c.right.0.span)), c.op));
                 operands = vec![("left", c.left.1), ("right", c.right.1)];
                 context = c.context;
@@ -717,5 +700,91 @@ impl<'p, W: World + ?Sized> Evaluator<'p, W> {
                 Stop::Refused(Box::new(r))
             }
         })
+    }
+}
+
+/// Finds the comparison that made a Bool expression false — through `and`
+/// and into the elements of `all(…)` and `any(…)` — evaluating again
+/// (evaluation is pure, and facts are already known).
+pub(crate) fn find_false<W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    e: &hir::Expr,
+    frame: &mut Frame,
+) -> Option<FalseComparison> {
+    let mut cx = Cx::default();
+    match &e.kind {
+        H::Binary(BinOp::And, _, l, r) => {
+            if !ev.eval_bool(l, frame, &mut cx).ok()? {
+                find_false(ev, l, frame)
+            } else {
+                find_false(ev, r, frame)
+            }
+        }
+        H::Binary(op, kind, l, r) if op.is_comparison() => {
+            let lv = ev.eval(l, frame, &mut cx).ok()?;
+            let rv = ev.eval(r, frame, &mut cx).ok()?;
+            if compare(*op, *kind, &lv, &rv)? {
+                return None;
+            }
+            Some(FalseComparison {
+                op: *op,
+                left: (Loc::new(frame.file(), l.span), lv),
+                right: (Loc::new(frame.file(), r.span), rv),
+                context: Vec::new(),
+            })
+        }
+        // `any` is false where every element is: the first one is shown.
+        H::Builtin(which @ (hir::Builtin::All | hir::Builtin::Any), args) => {
+            let [list] = &args[..] else { return None };
+            let (i, mut found, of) = false_element(ev, list, frame)?;
+            let texts = |f| ev.json_text(f);
+            let of = of.and_then(|x| report::written(Loc::new(frame.file(), x.span), &texts));
+            let of = of.map(|x| format!(" of {x}")).unwrap_or_default();
+            let note = match which {
+                hir::Builtin::All => format!("`all` is false first at element `[{i}]`{of}"),
+                _ => format!("`any` is false: no element is true; the first, element `[{i}]`{of}, is shown"),
+            };
+            found.context.insert(0, note);
+            Some(found)
+        }
+        _ => None,
+    }
+}
+
+/// In `all(list)` (or `any(list)`) found false: the first element that is
+/// false, where the list is written as a comprehension (`[s.image == c for
+/// s in startup]`: its place in the list iterated, which it names) or as a
+/// list literal, with the comparison that made it false.
+fn false_element<'e, W: crate::World + ?Sized>(
+    ev: &Evaluator<'_, W>,
+    list: &'e hir::Expr,
+    frame: &mut Frame,
+) -> Option<(usize, FalseComparison, Option<&'e hir::Expr>)> {
+    let mut cx = Cx::default();
+    match &list.kind {
+        H::Comprehension { elem, slot, iter, cond } => {
+            let items = ev.eval(iter, frame, &mut cx).ok()?;
+            for (i, x) in items.as_list()?.iter().enumerate() {
+                frame.set(*slot, x.clone());
+                if let Some(c) = cond {
+                    if !ev.eval_bool(c, frame, &mut cx).ok()? {
+                        continue;
+                    }
+                }
+                if !ev.eval_bool(elem, frame, &mut cx).ok()? {
+                    return Some((i, find_false(ev, elem, frame)?, Some(&**iter)));
+                }
+            }
+            None
+        }
+        H::List(items) => {
+            for (i, x) in items.iter().enumerate() {
+                if !ev.eval_bool(x, frame, &mut cx).ok()? {
+                    return Some((i, find_false(ev, x, frame)?, None));
+                }
+            }
+            None
+        }
+        _ => None,
     }
 }

@@ -1,9 +1,9 @@
 //! Operators and patterns over run-time values: literals, comparisons,
 //! arithmetic and `++`, and matching a pattern (binding into a frame).
 
-use crate::eval::{internal, refusal};
 use crate::frame::Frame;
 use crate::refusal::Eval;
+use crate::refusal::{internal, refusal};
 use crate::text::show;
 use crate::value::{Origin, Value, V};
 use claim_sema::hir::{self, Lit, OpKind, PatternKind as P};

@@ -110,3 +110,22 @@ pub enum Stop {
 }
 
 pub type Eval<T> = Result<T, Stop>;
+
+/// `E0999`: an invariant of the evaluator broke (never the program's fault).
+pub(crate) fn internal(msg: impl Into<String>) -> Stop {
+    Stop::Fatal(vec![Diagnostic::error("E0999", format!("internal error: {}", msg.into()))])
+}
+
+/// `E0407`: a value longer than `--max-value-len`. `made` says what made
+/// it ("this `++` makes"), `len` how long it is.
+pub(crate) fn too_long(max_len: usize, made: &str, len: String, text: bool, loc: Loc) -> Stop {
+    let what = if text { "bytes of text" } else { "list elements" };
+    Stop::Fatal(vec![Diagnostic::error("E0407", format!("a value grew past the limit of {max_len} {what}"))
+        .at_loc(loc, format!("{made} {len} {what}"))
+        .with_help("raise the limit with `--max-value-len` if the program really needs values this large")])
+}
+
+/// A refusal with `code` and `message`, refused at `site`.
+pub(crate) fn refusal(code: &str, message: String, site: Loc) -> Stop {
+    Stop::Refused(Box::new(Refusal::new(code, message, site)))
+}

@@ -1,13 +1,12 @@
 //! Running witnesses and checking frontiers (§5).
 
-use crate::eval::{compare, Cx, Evaluator, Frame, TraceLine};
+use crate::eval::{Cx, Evaluator, Frame, TraceLine};
 use crate::memo::CallMemo;
 use crate::refusal::{Broken, Stop};
-use crate::report::{self, FalseComparison};
+use crate::report;
 use crate::text::text_of;
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir::{self, ExprKind as H, WitnessStmtKind as S};
-use claim_syntax::ast::BinOp;
 use claim_syntax::Loc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -134,7 +133,7 @@ fn run_stmts<W: crate::World + ?Sized>(
             // making a value, any other is evaluated and kept only if false.
             S::Holds(e) => match holds(ev, e, &mut frame, cx).map_err(|s| meet(s, false)) {
                 Ok(false) => {
-                    let culprit = find_false(ev, e, &mut frame);
+                    let culprit = crate::eval::find_false(ev, e, &mut frame);
                     return Some(report::holds_false(w, at, culprit, texts));
                 }
                 Ok(true) => {}
@@ -175,92 +174,6 @@ fn holds<W: crate::World + ?Sized>(
 
 fn frame_set(frame: &mut Frame, slot: hir::Slot, v: crate::value::Value) {
     frame.set(slot, v);
-}
-
-/// Finds the comparison that made a Bool expression false — through `and`
-/// and into the elements of `all(…)` and `any(…)` — evaluating again
-/// (evaluation is pure, and facts are already known).
-pub(crate) fn find_false<W: crate::World + ?Sized>(
-    ev: &Evaluator<'_, W>,
-    e: &hir::Expr,
-    frame: &mut Frame,
-) -> Option<FalseComparison> {
-    let mut cx = Cx::default();
-    match &e.kind {
-        H::Binary(BinOp::And, _, l, r) => {
-            if !ev.eval_bool(l, frame, &mut cx).ok()? {
-                find_false(ev, l, frame)
-            } else {
-                find_false(ev, r, frame)
-            }
-        }
-        H::Binary(op, kind, l, r) if op.is_comparison() => {
-            let lv = ev.eval(l, frame, &mut cx).ok()?;
-            let rv = ev.eval(r, frame, &mut cx).ok()?;
-            if compare(*op, *kind, &lv, &rv)? {
-                return None;
-            }
-            Some(FalseComparison {
-                op: *op,
-                left: (Loc::new(frame_file(frame), l.span), lv),
-                right: (Loc::new(frame_file(frame), r.span), rv),
-                context: Vec::new(),
-            })
-        }
-        // `any` is false where every element is: the first one is shown.
-        H::Builtin(which @ (hir::Builtin::All | hir::Builtin::Any), args) => {
-            let [list] = &args[..] else { return None };
-            let (i, mut found, of) = false_element(ev, list, frame)?;
-            let texts = |f| ev.json_text(f);
-            let of = of.and_then(|x| report::written(Loc::new(frame_file(frame), x.span), &texts));
-            let of = of.map(|x| format!(" of {x}")).unwrap_or_default();
-            let note = match which {
-                hir::Builtin::All => format!("`all` is false first at element `[{i}]`{of}"),
-                _ => format!("`any` is false: no element is true; the first, element `[{i}]`{of}, is shown"),
-            };
-            found.context.insert(0, note);
-            Some(found)
-        }
-        _ => None,
-    }
-}
-
-/// In `all(list)` (or `any(list)`) found false: the first element that is
-/// false, where the list is written as a comprehension (`[s.image == c for
-/// s in startup]`: its place in the list iterated, which it names) or as a
-/// list literal, with the comparison that made it false.
-fn false_element<'e, W: crate::World + ?Sized>(
-    ev: &Evaluator<'_, W>,
-    list: &'e hir::Expr,
-    frame: &mut Frame,
-) -> Option<(usize, FalseComparison, Option<&'e hir::Expr>)> {
-    let mut cx = Cx::default();
-    match &list.kind {
-        H::Comprehension { elem, slot, iter, cond } => {
-            let items = ev.eval(iter, frame, &mut cx).ok()?;
-            for (i, x) in items.as_list()?.iter().enumerate() {
-                frame.set(*slot, x.clone());
-                if let Some(c) = cond {
-                    if !ev.eval_bool(c, frame, &mut cx).ok()? {
-                        continue;
-                    }
-                }
-                if !ev.eval_bool(elem, frame, &mut cx).ok()? {
-                    return Some((i, find_false(ev, elem, frame)?, Some(&**iter)));
-                }
-            }
-            None
-        }
-        H::List(items) => {
-            for (i, x) in items.iter().enumerate() {
-                if !ev.eval_bool(x, frame, &mut cx).ok()? {
-                    return Some((i, find_false(ev, x, frame)?, None));
-                }
-            }
-            None
-        }
-        _ => None,
-    }
 }
 
 fn frame_file(frame: &Frame) -> claim_syntax::FileId {
