@@ -25,10 +25,10 @@ pub fn claim_files(dir: &Path) -> Vec<PathBuf> {
 /// Runs `claim_batch` on one entry (no colour, one job) and returns what it
 /// prints: stdout, then stderr, then the exit code.
 pub fn batch(entry: &Path) -> String {
-    let opts = claim_cli::batch::BatchOptions {
+    let opts = claim_cli::options::BatchOptions {
         entries: vec![entry.to_path_buf()],
         filter: None,
-        explain: claim_cli::batch::Explain::Off,
+        explain: claim_cli::options::Explain::Off,
         jobs: 1,
         color: false,
         max_load_bytes: claim_cli::world::DEFAULT_MAX_LOAD_BYTES,

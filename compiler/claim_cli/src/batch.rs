@@ -5,6 +5,8 @@
 
 use crate::db::CliDb;
 use crate::formats::{Format, RunReport};
+use crate::human::{count, plural, render_all};
+use crate::options::{BatchOptions, Explain};
 use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
@@ -17,103 +19,7 @@ use claim_sema::compile;
 use claim_sema::hir;
 use claim_sema::ty::Ty;
 use std::fmt::Write;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Explain {
-    Off,
-    Failures,
-    All,
-}
-
-#[derive(Clone, Debug)]
-pub struct BatchOptions {
-    pub entries: Vec<PathBuf>,
-    pub filter: Option<String>,
-    pub explain: Explain,
-    pub jobs: usize,
-    pub color: bool,
-    pub max_load_bytes: u64,
-    pub format: Format,
-    /// Warnings fail the run like errors (exit 2, nothing run).
-    pub deny_warnings: bool,
-    /// A witness still running after this long fails (E0406).
-    pub timeout_per_witness: Option<std::time::Duration>,
-    /// How long one fact may take (`E0408` after).
-    pub timeout_per_fact: Option<std::time::Duration>,
-    /// `(k, n)`: run only the k-th of n shards of the witnesses (1-based).
-    pub shard: Option<(u64, u64)>,
-    /// The process exits right after this run: the databases are not
-    /// freed one node at a time (a tenth of a large run's time), the
-    /// operating system takes the memory back at once.
-    pub exit_after: bool,
-    pub limits: crate::project::Limits,
-    /// `--timings`: print how long each phase took on standard error.
-    pub timings: bool,
-    /// `--list`: print the names of the witnesses the run selects, one per
-    /// line, after compiling and without reading any fact.
-    pub list: bool,
-    /// `claimc check`: compile as a run does, report every diagnostic and
-    /// how many modules were checked, and read no fact.
-    pub check_only: bool,
-    /// A run in which no witness ran exits 0 with `0/0 PASS` instead of 2.
-    pub allow_empty: bool,
-    /// `--mutate`: after the run, which fact leaves and refusal codes no
-    /// witness notices (`mutate.rs`).
-    pub mutate: bool,
-    /// `--deny-unwitnessed`: with `--mutate`, anything unwitnessed fails
-    /// the run (exit 1).
-    pub deny_unwitnessed: bool,
-}
-
-impl BatchOptions {
-    /// An in-process run of `entries` with JSON output and the defaults:
-    /// what `claimc graph --with-verdicts` and the language server's
-    /// "run witness" read verdicts from.
-    pub fn json_run(entries: Vec<PathBuf>, filter: Option<String>) -> BatchOptions {
-        BatchOptions {
-            entries,
-            filter,
-            explain: Explain::Off,
-            jobs: 1,
-            color: false,
-            max_load_bytes: crate::world::DEFAULT_MAX_LOAD_BYTES,
-            format: Format::Json,
-            deny_warnings: false,
-            timeout_per_witness: Some(std::time::Duration::from_secs(300)),
-            timeout_per_fact: Some(std::time::Duration::from_secs(300)),
-            shard: None,
-            exit_after: false,
-            limits: Default::default(),
-            timings: false,
-            list: false,
-            check_only: false,
-            allow_empty: false,
-            mutate: false,
-            deny_unwitnessed: false,
-        }
-    }
-}
-
-/// Renders diagnostics in order.
-pub fn render_all(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
-    let mut s = String::new();
-    let mut renderer = claim_diagnostics::HumanRenderer::new(sources, color);
-    for d in diags {
-        s.push_str(&renderer.render(d));
-    }
-    s
-}
-
-pub(crate) fn count(diags: &[Diagnostic]) -> (usize, usize) {
-    let errors = diags.iter().filter(|d| d.is_error()).count();
-    (errors, diags.len() - errors)
-}
-
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
 
 /// A failed run before any witness: exit 2, and in a machine format, a
 /// report with no witness in it.
@@ -396,7 +302,7 @@ fn run_timed<'p>(
     }
     if opts.check_only {
         let modules = loaded.iter().map(|(_, _, compiled)| compiled.modules.len()).sum();
-        return crate::check::checked(opts, &diags, &sources_now(), modules);
+        return checked(opts, &diags, &sources_now(), modules);
     }
     if opts.deny_warnings {
         for d in diags.iter_mut().filter(|d| !d.is_error()) {
@@ -927,4 +833,36 @@ fn run_parallel(
     // reports are not copied into a second list.
     #[allow(clippy::filter_map_identity)]
     results.into_inner().unwrap_or_default().into_iter().filter_map(|r| r).collect()
+}
+
+/// What `claimc check` prints: every diagnostic, then how many modules were
+/// checked with how many errors and warnings; exit 2 where one is an error.
+fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, modules: usize) -> Output {
+    let (errors, warnings) = count(diags);
+    let code = if errors > 0 { 2 } else { 0 };
+    if opts.format != Format::Human {
+        let r = RunReport {
+            tool: "claimc",
+            witnesses: &[],
+            groups: &[],
+            frontiers: &[],
+            broken: &[],
+            diagnostics: diags,
+            sources,
+            code,
+            graphs: Vec::new(),
+            run: None,
+            mutate: None,
+        };
+        return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+    }
+    let mut stderr = render_all(diags, sources, opts.color);
+    let _ = writeln!(
+        stderr,
+        "checked {}: {}, {}",
+        plural(modules, "module"),
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    );
+    Output { stdout: String::new(), stderr, code }
 }

@@ -2,7 +2,7 @@
 //! line a witness, the failures' and dissolved frontiers' diagnostics,
 //! the `--explain` traces, the open frontiers and the summary line.
 
-use crate::batch::{BatchOptions, Explain};
+use crate::options::{BatchOptions, Explain};
 use crate::par::Beside;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
@@ -153,3 +153,22 @@ fn open_frontiers(frontiers: &[FrontierReport], sources: &Sources) -> String {
 /// Fewer open frontiers than this are written on the report's own thread:
 /// a thread costs more to start than they take.
 const BESIDE_FRONTIERS: usize = 64;
+
+/// Renders diagnostics in order.
+pub fn render_all(diags: &[Diagnostic], sources: &Sources, color: bool) -> String {
+    let mut s = String::new();
+    let mut renderer = claim_diagnostics::HumanRenderer::new(sources, color);
+    for d in diags {
+        s.push_str(&renderer.render(d));
+    }
+    s
+}
+
+pub(crate) fn count(diags: &[Diagnostic]) -> (usize, usize) {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    (errors, diags.len() - errors)
+}
+
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}

@@ -1,10 +1,10 @@
 //! The command-line edge of Claim: the only crate that touches files, the
 //! terminal, the environment and exit codes. The binaries `claim_batch`
-//! and `claimc` are thin wrappers around [`batch::run`] and [`check::run_check`].
+//! and `claimc` are thin wrappers around [`batch::run`] and [`commands::run_check`].
 
 pub mod batch;
 pub mod beneath;
-pub mod check;
+pub mod commands;
 pub mod db;
 pub mod doc;
 pub mod dsse;
@@ -22,6 +22,7 @@ pub mod manifest;
 pub mod merge;
 pub mod mutate;
 pub mod oci;
+pub mod options;
 pub mod par;
 pub mod parts;
 mod path_hint;

@@ -504,10 +504,10 @@ pub fn score(r: &MutateReport) -> String {
 pub fn human(
     r: &MutateReport,
     sources: &Sources,
-    opts: &crate::batch::BatchOptions,
+    opts: &crate::options::BatchOptions,
     texts: claim_eval::eval::Texts<'_>,
 ) -> String {
-    let explain = opts.explain != crate::batch::Explain::Off;
+    let explain = opts.explain != crate::options::Explain::Off;
     let found = diagnostics(r, texts);
     let shown: Vec<&Diagnostic> = found.iter().collect();
     let mut out = crate::human::render_in_parts(&shown, sources, opts);

@@ -3,8 +3,8 @@
 //! memos dropped before the next part's are made, so that a run never holds
 //! every tree and every checked module at once.
 
-use crate::batch::BatchOptions;
 use crate::db::CliDb;
+use crate::options::BatchOptions;
 use claim_sema::db::CheckingMemos;
 use claim_syntax::Parsed;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

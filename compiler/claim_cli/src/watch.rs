@@ -9,8 +9,9 @@
 //! file added or removed, another `use`) starts afresh. Either way the run
 //! reads the files as they are on disk, as CI would.
 
-use crate::batch::{run_again, BatchOptions, RunState};
+use crate::batch::{run_again, RunState};
 use crate::formats::Format;
+use crate::options::BatchOptions;
 use crate::Output;
 use notify::{RecursiveMode, Watcher};
 use serde_json::Value;

@@ -117,7 +117,8 @@ fn watch_waits_in_a_folder_without_claim_files() {
 /// and only a change to which modules there are asks for a fresh start.
 #[test]
 fn a_run_again_reuses_the_databases() {
-    use claim_cli::batch::{run_again, BatchOptions, RunState};
+    use claim_cli::batch::{run_again, RunState};
+    use claim_cli::options::BatchOptions;
     let dir = std::env::temp_dir().join(format!("claim-watch-state-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("mkdir");

@@ -5,8 +5,8 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use claim_cli::batch::{BatchOptions, Explain};
 use claim_cli::formats::Format;
+use claim_cli::options::{BatchOptions, Explain};
 use clap::Parser;
 use std::path::PathBuf;
 

@@ -89,14 +89,14 @@ fn main() {
     };
     let color = claim_cli::use_color();
     claim_cli::main_guarded(move || match args.command {
-        Command::Check { paths, format } => claim_cli::check::run_check(&paths, color, format),
+        Command::Check { paths, format } => claim_cli::commands::run_check(&paths, color, format),
         Command::Doc { modules, stdlib } => doc(&modules, stdlib),
         Command::Graph { paths, format, with_verdicts } => {
             let format = match format {
                 GraphFmt::Dot => claim_cli::graph::GraphFormat::Dot,
                 GraphFmt::Mermaid => claim_cli::graph::GraphFormat::Mermaid,
             };
-            claim_cli::graph::command(&paths, format, with_verdicts)
+            claim_cli::commands::graph(&paths, format, with_verdicts)
         }
         Command::Lsp => claim_cli::lsp::serve(),
         Command::Init { dir } => claim_cli::init::init(&dir),

@@ -448,7 +448,7 @@ impl Server {
         let uri: lsp::Uri = serde_json::from_value(uri.clone()).map_err(|e| e.to_string())?;
         let path = path_of(&uri).ok_or("not a file URI")?;
         let root = super::root_of(&path);
-        let opts = crate::batch::BatchOptions::json_run(vec![root], Some(name.clone()));
+        let opts = crate::options::BatchOptions::json_run(vec![root], Some(name.clone()));
         let out = crate::batch::run(&opts);
         let report: Value = serde_json::from_str(&out.stdout).unwrap_or(Value::Null);
         let witness = report["witnesses"].as_array().and_then(|ws| ws.iter().find(|w| w["name"] == name.as_str()));
