@@ -270,7 +270,7 @@ fn run_timed<'p>(
             }
             // Nothing runs again: keep only what the next step reads.
             if opts.exit_after {
-                claim_sema::db::forget_checking(db);
+                claim_sema::forget::forget_checking(db);
             }
             clock.phase("check");
             // The summaries are kept until the exit: forgetting them freed

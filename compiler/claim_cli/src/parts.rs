@@ -5,7 +5,7 @@
 
 use crate::db::CliDb;
 use crate::options::BatchOptions;
-use claim_sema::db::CheckingMemos;
+use claim_sema::forget::CheckingMemos;
 use claim_syntax::Parsed;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -73,7 +73,7 @@ pub(crate) fn check_in_parts(
             // here, on the workers, not by the merge on one thread.
             claim_sema::names::module_names(db, l.program, *file);
             if exit_after {
-                held.push(claim_sema::db::checking_memos(db, l.program, *file));
+                held.push(claim_sema::forget::checking_memos(db, l.program, *file));
             }
             mine.push(i);
             drop(own.pop());
@@ -145,9 +145,9 @@ pub(crate) fn check_in_parts(
                 Some(_) => &[][..],
                 None => files.get((k + 1) * part..).unwrap_or_default(),
             };
-            let trees = claim_sema::db::forget_syntax(db, rest, parts[k]);
+            let trees = claim_sema::forget::forget_syntax(db, rest, parts[k]);
             if opts.exit_after {
-                claim_sema::db::forget_checking_except(db, l.program, &imported);
+                claim_sema::forget::forget_checking_except(db, l.program, &imported);
             }
             if k + 1 == parts.len() {
                 evicted = trees;

@@ -2,7 +2,8 @@
 //! witness reports: the same passes, the same failures with the same
 //! labels, refusals rebuilt each time.
 
-use claim_sema::db::{compile, Database, Program, SourceFile};
+use claim_sema::compile;
+use claim_sema::db::{Database, Program, SourceFile};
 use claim_syntax::FileId;
 use std::collections::BTreeMap;
 

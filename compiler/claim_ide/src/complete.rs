@@ -77,7 +77,7 @@ pub fn completions(db: &dyn Db, program: Program, file: SourceFile, offset: u32)
         return out;
     }
 
-    let scope = claim_sema::db::module_scope(db, program, file);
+    let scope = claim_sema::scope::module_scope(db, program, file);
     if let Some(base) = before.strip_suffix('.') {
         let base_name = base.rsplit(|ch: char| !(ch.is_alphanumeric() || ch == '_')).next().unwrap_or("");
         if let Some((full, _)) = scope.modules.get(base_name) {

@@ -45,7 +45,7 @@ fn item_named<'a>(items: &'a [Item], name: &str) -> Option<&'a Item> {
 /// answers never wait for the whole program's merge.
 pub(crate) fn type_info(db: &dyn Db, program: Program, owner: &GlobalName) -> Option<claim_sema::ty::TypeInfo> {
     let file = module_file(db, program, &owner.module)?;
-    claim_sema::db::module_sigs(db, program, file).types.get(&owner.name).cloned()
+    claim_sema::sigs::module_sigs(db, program, file).types.get(&owner.name).cloned()
 }
 
 /// A refusal code's summary: built in, or from its declaration.
@@ -142,7 +142,7 @@ pub fn hover(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Op
         return Some((describe(db, program, &o), o.span));
     }
     // Not a name: the type of the smallest expression under the cursor.
-    let m = &claim_sema::db::check_module(db, program, file).hir;
+    let m = &claim_sema::check::check_module(db, program, file).hir;
     let mut best: Option<&hir::Expr> = None;
     each_expr(m, &mut |x: &hir::Expr| {
         if x.span.start <= offset
@@ -161,7 +161,7 @@ pub fn hover(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Op
 /// of each literal's letters (inside the quotes), and the path. An editor
 /// links each to the file or folder it names.
 pub fn world_paths(db: &dyn Db, program: Program, file: SourceFile) -> Vec<(Span, std::sync::Arc<str>)> {
-    let m = &claim_sema::db::check_module(db, program, file).hir;
+    let m = &claim_sema::check::check_module(db, program, file).hir;
     let mut found = Vec::new();
     each_expr(m, &mut |e| {
         let hir::ExprKind::World(_, args) = &e.kind else { return };

@@ -352,7 +352,7 @@ fn keyed_by_name(name: &str, owner: &GlobalName) -> String {
 fn loaded_types(db: &dyn Db, program: Program) -> HashSet<GlobalName> {
     let mut roots = Vec::new();
     for file in program.modules(db).values() {
-        let checked = claim_sema::db::check_module(db, program, *file);
+        let checked = claim_sema::check::check_module(db, program, *file);
         crate::each_expr(&checked.hir, &mut |e: &hir::Expr| {
             if let H::World(WorldFn::Load, _) = e.kind {
                 roots.push(e.ty.clone());

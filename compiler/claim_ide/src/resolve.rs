@@ -68,11 +68,11 @@ pub(crate) struct Resolver<'a> {
 pub fn occurrences(db: &dyn Db, program: Program, file: SourceFile) -> Vec<Occurrence> {
     // Only this module's own queries: an edit elsewhere in the program does
     // not make the editor wait for the whole program's merge.
-    let scope = claim_sema::db::module_scope(db, program, file);
-    let sigs = claim_sema::db::module_sigs(db, program, file);
+    let scope = claim_sema::scope::module_scope(db, program, file);
+    let sigs = claim_sema::sigs::module_sigs(db, program, file);
     let module: Arc<str> = file.module(db).as_str().into();
     let mut hir_map = HashMap::new();
-    let checked = claim_sema::db::check_module(db, program, file);
+    let checked = claim_sema::check::check_module(db, program, file);
     crate::each_expr(&checked.hir, &mut |x: &hir::Expr| {
         hir_map.entry((x.span.start, x.span.end)).or_insert(x);
     });

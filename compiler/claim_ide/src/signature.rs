@@ -61,13 +61,13 @@ pub fn signature_help(db: &dyn Db, program: Program, file: SourceFile, offset: u
 }
 
 fn function(db: &dyn Db, program: Program, file: SourceFile, module: Option<&str>, name: &str) -> Option<Signature> {
-    let scope = claim_sema::db::module_scope(db, program, file);
+    let scope = claim_sema::scope::module_scope(db, program, file);
     let target = match module {
         Some(m) => claim_sema::ty::GlobalName::new(&scope.modules.get(m)?.0, name),
         None => scope.names.get(name).filter(|n| n.tag == claim_sema::index::ItemTag::Fn)?.target.clone(),
     };
     let owner = crate::module_file(db, program, &target.module)?;
-    let sig = claim_sema::db::module_sigs(db, program, owner).fns.get(&target.name)?.clone();
+    let sig = claim_sema::sigs::module_sigs(db, program, owner).fns.get(&target.name)?.clone();
     let mut label = format!("{}(", target.name);
     let mut params = Vec::new();
     for (i, (p, t)) in sig.params.iter().enumerate() {

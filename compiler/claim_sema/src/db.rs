@@ -1,14 +1,13 @@
-//! The salsa database: inputs (source files and the program's module map)
-//! and the tracked queries, layered parse → index → scope → signatures →
-//! check → compile. Every query returns its diagnostics as part of its
+//! The salsa database: its inputs (source files and the program's module
+//! map) and the queries every layer reads (a file's parse and item index,
+//! the refusal codes). The queries are layered parse → index → scope
+//! (`scope.rs`) → signatures (`sigs.rs`) → check (`check/`) → compile
+//! (`program.rs`), each beside what it computes; what a run forgets, and
+//! when, is `forget.rs`. Every query returns its diagnostics as part of its
 //! value, so a reused result brings its diagnostics with it.
 
-use crate::hir;
 use crate::index::ItemIndex;
-use crate::scope::Scope;
-use crate::sigs::ModuleSigs;
-use claim_diagnostics::Diagnostic;
-use claim_syntax::{FileId, Parsed, Span};
+use claim_syntax::{FileId, Parsed};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -129,114 +128,9 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parsed> {
 /// How many syntax trees salsa keeps unless told otherwise: all of them.
 pub(crate) const KEEP_ALL: usize = 1_000_000_000;
 
-/// Drops the syntax trees the database holds, but those of `keep`; a later
-/// `parse` of a dropped module parses it again. For a run that has checked
-/// every module but `keep`: checking in parts and dropping as it goes, a
-/// run never holds every tree and every checked module at once.
-///
-/// The trees of `hand_back` (modules whose trees the database holds, such
-/// as those just checked) are not freed but returned: freeing a tree is
-/// most of the cost of forgetting it, and salsa frees on the one thread
-/// that holds the database mutably, while the caller can free them on its
-/// workers during the next part of its work. Any other tree evicted is
-/// freed here.
-pub fn forget_syntax(db: &mut dyn Db, keep: &[SourceFile], hand_back: &[SourceFile]) -> Vec<Arc<Parsed>> {
-    let handed: Vec<Arc<Parsed>> = hand_back.iter().map(|f| parse(db, *f).clone()).collect();
-    // Salsa drops the least recently used: use the ones to keep last.
-    for f in keep {
-        parse(db, *f);
-    }
-    parse::set_lru_capacity(db, keep.len().max(1));
-    db.trigger_lru_eviction();
-    parse::set_lru_capacity(db, KEEP_ALL);
-    handed
-}
-
-/// `forget_checking` for a run checking in parts, after each: keeps the
-/// item indexes, scopes and signatures of `keep` (the modules others
-/// import, whose signatures the rest of the check reads) and drops every
-/// other's, and every checked result (its summary shares what the merge
-/// needs). Nothing it drops changes an answer; a module not yet checked
-/// builds its index again from its tree.
-pub fn forget_checking_except(db: &mut dyn Db, program: Program, keep: &[SourceFile]) {
-    // Salsa drops the least recently used: use the ones to keep last.
-    for f in keep {
-        item_index(db, *f);
-        module_scope(db, program, *f);
-        module_sigs(db, program, *f);
-    }
-    evict_checking(db, keep.len());
-}
-
-/// What checking a module kept on the way to its summary (its item index,
-/// scope, signatures and checked result), held outside the database.
-/// Salsa frees what it forgets on the one thread that holds the database
-/// mutably, between a run's parts of checking, while the other threads
-/// wait; a worker that holds these while it is forgotten is left the last
-/// reference, and frees them itself, in its next part, beside the check
-/// (as the trees are freed, `forget_syntax`).
-pub struct CheckingMemos {
-    _held: (Arc<ItemIndex>, Arc<Scope>, Arc<ModuleSigs>, Arc<CheckedModule>),
-}
-
-/// [`CheckingMemos`] of a module whose summary was just made.
-pub fn checking_memos(db: &dyn Db, program: Program, file: SourceFile) -> CheckingMemos {
-    CheckingMemos {
-        _held: (
-            item_index(db, file).clone(),
-            module_scope(db, program, file).clone(),
-            module_sigs(db, program, file).clone(),
-            check_module(db, program, file).clone(),
-        ),
-    }
-}
-
-/// Drops what checking each module kept on the way to its summary (item
-/// indexes, scopes, signatures, checked results): once every summary is
-/// made, the merge reads only them, and the summaries share the checked
-/// modules. (A query asked again after this is computed again: dropping
-/// never changes an answer.)
-pub fn forget_checking(db: &mut dyn Db) {
-    evict_checking(db, 0);
-}
-
-/// Keeps the `keep` most recently used indexes, scopes and signatures (and
-/// one of each, however few: an LRU capacity of 0 means "unbounded" to
-/// salsa) and one checked result; drops the rest.
-fn evict_checking(db: &mut dyn Db, keep: usize) {
-    let n = keep.max(1);
-    item_index::set_lru_capacity(db, n);
-    module_scope::set_lru_capacity(db, n);
-    module_sigs::set_lru_capacity(db, n);
-    check_module::set_lru_capacity(db, 1);
-    db.trigger_lru_eviction();
-    item_index::set_lru_capacity(db, KEEP_ALL);
-    module_scope::set_lru_capacity(db, KEEP_ALL);
-    module_sigs::set_lru_capacity(db, KEEP_ALL);
-    check_module::set_lru_capacity(db, KEEP_ALL);
-}
-
-/// Drops the modules' summaries, for a run that has merged them and will
-/// not check again: the merged program shares what it needs of them.
-pub fn forget_summaries(db: &mut dyn Db) {
-    crate::summary::keep_summaries(db, 1);
-    db.trigger_lru_eviction();
-    crate::summary::keep_summaries(db, KEEP_ALL);
-}
-
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
 pub fn item_index(db: &dyn Db, file: SourceFile) -> Arc<ItemIndex> {
     Arc::new(ItemIndex::build(parse(db, file), file.file_id(db)))
-}
-
-#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn module_scope(db: &dyn Db, program: Program, file: SourceFile) -> Arc<Scope> {
-    Arc::new(Scope::build(db, program, file))
-}
-
-#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> Arc<ModuleSigs> {
-    Arc::new(ModuleSigs::build(db, program, file))
 }
 
 /// The refusal codes every module knows without looking at other user
@@ -270,28 +164,12 @@ pub fn refusal_codes(db: &dyn Db, program: Program) -> std::collections::BTreeSe
     codes
 }
 
-/// One module, type-checked.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct CheckedModule {
-    pub hir: Arc<hir::Module>,
-    /// Calls and fact references, `(from, to, where)`, each pair once.
-    /// Shared with the module's summary and the checked program.
-    pub edges: crate::ty::Edges,
-    /// Refusal codes the module refuses with.
-    pub refused: std::collections::BTreeSet<Arc<str>>,
-    /// Codes it names that neither it, the standard library nor the
-    /// built-ins declare, with where: the merge looks them up among every
-    /// module's (`E0212` if none declares them).
-    pub unresolved_codes: Vec<(Arc<str>, Span)>,
-    pub diagnostics: Vec<Diagnostic>,
+/// How many item indexes salsa keeps (`forget.rs`).
+pub(crate) fn keep_item_indexes(db: &mut dyn Db, n: usize) {
+    item_index::set_lru_capacity(db, n);
 }
 
-#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
-pub fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> Arc<CheckedModule> {
-    Arc::new(crate::check::check_module(db, program, file))
-}
-
-#[salsa::tracked(returns(ref))]
-pub fn compile(db: &dyn Db, program: Program) -> crate::program::Compiled {
-    crate::program::compile(db, program)
+/// How many syntax trees salsa keeps (`forget.rs`).
+pub(crate) fn keep_trees(db: &mut dyn Db, n: usize) {
+    parse::set_lru_capacity(db, n);
 }

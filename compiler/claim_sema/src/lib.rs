@@ -3,8 +3,9 @@
 //! Pure: files reach it as inputs set by the caller.
 
 pub mod builtins;
-mod check;
+pub mod check;
 pub mod db;
+pub mod forget;
 pub mod graph;
 pub mod hir;
 pub mod index;
@@ -17,5 +18,6 @@ pub mod stdlib;
 pub mod summary;
 pub mod ty;
 
-pub use db::{compile, parse, Database, Db, Program, SourceFile};
+pub use db::{parse, Database, Db, Program, SourceFile};
+pub use program::compile;
 pub use program::Compiled;

@@ -65,7 +65,7 @@ impl Compiled {
     }
 }
 
-pub(crate) fn compile(db: &dyn Db, program: Program) -> Compiled {
+fn compile_program(db: &dyn Db, program: Program) -> Compiled {
     let mut out = Compiled::default();
     let mut diags = Vec::new();
     let mut cycles: Vec<(Vec<GlobalName>, Option<Loc>)> = Vec::new();
@@ -345,4 +345,9 @@ mod tests {
         let said: Vec<&str> = diags.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(said, ["witness `b` is declared twice", "witness `a` is declared twice"]);
     }
+}
+
+#[salsa::tracked(returns(ref))]
+pub fn compile(db: &dyn Db, program: Program) -> Compiled {
+    compile_program(db, program)
 }

@@ -272,3 +272,13 @@ fn collision(file: claim_syntax::FileId, span: Span, name: &str, prev: (Span, bo
         .with_secondary(Loc::new(file, prev_span), if prev_imported { "first imported here" } else { "declared here" })
         .with_help("import the module qualified instead (`use a.b` and then `b.name`), or rename the local item")
 }
+
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
+pub fn module_scope(db: &dyn Db, program: Program, file: SourceFile) -> Arc<Scope> {
+    Arc::new(Scope::build(db, program, file))
+}
+
+/// How many scopes salsa keeps (`forget.rs`).
+pub(crate) fn keep_scopes(db: &mut dyn Db, n: usize) {
+    module_scope::set_lru_capacity(db, n);
+}

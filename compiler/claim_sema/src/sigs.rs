@@ -2,8 +2,9 @@
 //! definitions, function signatures, fact types). Other modules' checks
 //! depend on these, not on bodies, so editing a body re-checks little.
 
-use crate::db::{item_index, module_scope, parse, Db, Program, SourceFile};
+use crate::db::{item_index, parse, Db, Program, SourceFile};
 use crate::index::ItemTag;
+use crate::scope::module_scope;
 use crate::scope::Scope;
 use crate::ty::{FieldDef, Fields, GlobalName, Ty, TypeDef, TypeInfo, VariantDef};
 use claim_diagnostics::{did_you_mean, Diagnostic};
@@ -353,4 +354,14 @@ fn fields(r: &TypeResolver<'_>, decls: &[FieldDecl], camel: bool, d: &mut Vec<Di
         });
     }
     out
+}
+
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
+pub fn module_sigs(db: &dyn Db, program: Program, file: SourceFile) -> Arc<ModuleSigs> {
+    Arc::new(ModuleSigs::build(db, program, file))
+}
+
+/// How many signatures salsa keeps (`forget.rs`).
+pub(crate) fn keep_sigs(db: &mut dyn Db, n: usize) {
+    module_sigs::set_lru_capacity(db, n);
 }

@@ -3,9 +3,12 @@
 //! the merge that follows only joins summaries — the whole program is not
 //! walked again, item by item, for each keystroke.
 
-use crate::db::{check_module, item_index, module_scope, module_sigs, parse, Db, Program, SourceFile};
+use crate::check::check_module;
+use crate::db::{item_index, parse, Db, Program, SourceFile};
 use crate::graph::NameGraph;
 use crate::hir;
+use crate::scope::module_scope;
+use crate::sigs::module_sigs;
 use crate::ty::{Edges, GlobalName, TypeInfo};
 use claim_diagnostics::Diagnostic;
 use claim_syntax::ast::ItemKind;
@@ -71,7 +74,7 @@ fn is_witness_or_frontier(n: &GlobalName) -> bool {
     n.name.starts_with("witness ") || n.name.starts_with("frontier ")
 }
 
-/// How many summaries salsa keeps (`db::forget_checking`).
+/// How many summaries salsa keeps (`forget.rs`).
 pub(crate) fn keep_summaries(db: &mut dyn Db, n: usize) {
     module_summary::set_lru_capacity(db, n);
 }

@@ -85,8 +85,8 @@ fn forgetting_what_checking_kept_changes_no_answer() {
     let before = compile(&db, program).clone();
     assert!(!before.has_errors());
     executed(&log);
-    claim_sema::db::forget_checking(&mut db);
-    claim_sema::db::forget_summaries(&mut db);
+    claim_sema::forget::forget_checking(&mut db);
+    claim_sema::forget::forget_summaries(&mut db);
     assert_eq!(*compile(&db, program), before, "the merged program is kept as it was");
     assert!(executed(&log).is_empty(), "nothing is computed again without an edit");
 
@@ -114,7 +114,7 @@ fn forgotten_trees_are_handed_back_and_parsed_again_when_asked() {
     let before = compile(&db, program).clone();
     let held = claim_sema::parse(&db, lib).clone();
     executed(&log);
-    let handed = claim_sema::db::forget_syntax(&mut db, &[main], &[lib]);
+    let handed = claim_sema::forget::forget_syntax(&mut db, &[main], &[lib]);
     assert_eq!(handed.len(), 1);
     assert!(std::sync::Arc::ptr_eq(&handed[0], &held), "the tree the database held is handed back");
     // The database no longer holds it: the handed-back tree and this test's
@@ -141,7 +141,7 @@ fn what_importers_read_is_kept_when_checking_in_parts() {
     let (mut db, log, program, lib, main) = setup();
     let before = compile(&db, program).clone();
     executed(&log);
-    claim_sema::db::forget_checking_except(&mut db, program, &[lib]);
+    claim_sema::forget::forget_checking_except(&mut db, program, &[lib]);
     assert_eq!(*compile(&db, program), before, "nothing is computed differently");
 
     main.set_text(&mut db).to("use lib.{double}\nwitness w { holds double(3) == 6 }\n".into());

@@ -10,11 +10,11 @@ mod naming;
 mod pattern;
 mod records;
 
-use crate::db::{
-    item_index, module_scope, module_sigs, parse, std_refusal_codes, CheckedModule, Db, Program, SourceFile,
-};
+use crate::db::{item_index, parse, std_refusal_codes, Db, Program, SourceFile};
 use crate::hir;
+use crate::scope::module_scope;
 use crate::scope::Scope;
+use crate::sigs::module_sigs;
 use crate::sigs::{FactSig, FnSig, ModuleSigs, TypeResolver};
 use crate::ty::{GlobalName, Ty, TypeDef, TypeInfo};
 use claim_diagnostics::Diagnostic;
@@ -55,7 +55,7 @@ pub(crate) struct Checker<'a> {
     other_sigs: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Option<&'a ModuleSigs>>>,
 }
 
-pub(crate) fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
+fn check(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
     let parsed = parse(db, file);
     let mut c = Checker {
         db,
@@ -349,4 +349,30 @@ impl<'a> Checker<'a> {
             self.edges.push((from.clone(), to, span));
         }
     }
+}
+
+/// One module, type-checked.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CheckedModule {
+    pub hir: Arc<hir::Module>,
+    /// Calls and fact references, `(from, to, where)`, each pair once.
+    /// Shared with the module's summary and the checked program.
+    pub edges: crate::ty::Edges,
+    /// Refusal codes the module refuses with.
+    pub refused: std::collections::BTreeSet<Arc<str>>,
+    /// Codes it names that neither it, the standard library nor the
+    /// built-ins declare, with where: the merge looks them up among every
+    /// module's (`E0212` if none declares them).
+    pub unresolved_codes: Vec<(Arc<str>, Span)>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
+pub fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> Arc<CheckedModule> {
+    Arc::new(check(db, program, file))
+}
+
+/// How many checked modules salsa keeps (`forget.rs`).
+pub(crate) fn keep_checked(db: &mut dyn Db, n: usize) {
+    check_module::set_lru_capacity(db, n);
 }
