@@ -509,7 +509,7 @@ fn run_timed<'p>(
                 db.world(),
                 ev.into_facts(),
                 opts.jobs,
-                &reports[start..end],
+                (&reports[start..end], &frontiers),
                 &settings,
                 &l.manifest,
                 &mut report,

@@ -95,16 +95,22 @@ fn readers(compiled: &Compiled) -> FxHashMap<&GlobalName, Vec<&GlobalName>> {
     out
 }
 
-/// The witnesses (by name) and facts that read `fact`, directly or through
-/// functions and other facts.
+/// What reads `fact`, directly or through functions and other facts: the
+/// witnesses (by name), the frontiers, and the facts.
+struct Reached<'c> {
+    witnesses: FxHashSet<&'c str>,
+    frontiers: Vec<&'c hir::Frontier>,
+    facts: Vec<&'c hir::Fact>,
+}
+
 fn reached<'c>(
     fact: &'c GlobalName,
     readers: &FxHashMap<&'c GlobalName, Vec<&'c GlobalName>>,
     compiled: &'c Compiled,
-) -> (FxHashSet<&'c str>, Vec<&'c hir::Fact>) {
+) -> Reached<'c> {
     let mut seen: FxHashSet<&GlobalName> = FxHashSet::default();
     let mut stack = vec![fact];
-    let (mut witnesses, mut facts) = (FxHashSet::default(), Vec::new());
+    let (mut witnesses, mut frontiers, mut facts) = (FxHashSet::default(), Vec::new(), Vec::new());
     while let Some(n) = stack.pop() {
         for r in readers.get(n).into_iter().flatten() {
             if !seen.insert(r) {
@@ -112,6 +118,9 @@ fn reached<'c>(
             }
             if let Some(w) = r.name.strip_prefix("witness ") {
                 witnesses.insert(w);
+            } else if let Some(name) = r.name.strip_prefix("frontier ") {
+                let module = compiled.modules.get(&*r.module);
+                frontiers.extend(module.into_iter().flat_map(|m| m.frontiers.iter()).filter(|f| &*f.name == name));
             } else if let Some(f) = compiled.fact(r) {
                 facts.push(f);
                 stack.push(r);
@@ -120,7 +129,8 @@ fn reached<'c>(
             }
         }
     }
-    (witnesses, facts)
+    frontiers.sort_by(|a, b| a.name.cmp(&b.name));
+    Reached { witnesses, frontiers, facts }
 }
 
 /// Every field name an expression of the program reads.
@@ -174,6 +184,11 @@ fn known_of(r: &FactResult) -> Known {
 /// The baseline run's verdicts, by witness name: what a mutant may change.
 type Verdicts<'c> = FxHashMap<&'c str, bool>;
 
+/// The baseline run's frontiers, by module and name: whether each dissolved
+/// (a dissolved frontier fails the run, so a mutant that dissolves one, or
+/// closes one that had dissolved, changes a verdict).
+type Dissolved<'c> = FxHashMap<(&'c str, &'c str), bool>;
+
 /// The mutants of one fact: each evaluated, the witnesses that read it run
 /// again; its leaves' reports pushed, the number of mutants returned.
 #[allow(clippy::too_many_arguments)]
@@ -184,15 +199,16 @@ fn one_fact<'c>(
     fact: &'c hir::Fact,
     readers: &FxHashMap<&'c GlobalName, Vec<&'c GlobalName>>,
     read: &FxHashSet<Arc<str>>,
-    baseline: &Verdicts<'_>,
+    baseline: (&Verdicts<'_>, &Dissolved<'_>),
     witnesses: &FxHashMap<&str, &hir::Witness>,
     settings: &FactSettings<'_>,
     out: &mut Vec<LeafReport>,
 ) -> usize {
+    let (baseline, dissolved) = baseline;
     let Some(Known::Value(value)) = facts.known(&fact.name).cloned() else { return 0 };
     let (leaves, mutants) = mutate(&value, &compiled.types);
     let count = mutants.len();
-    let (affected, dependents) = reached(&fact.name, readers, compiled);
+    let Reached { witnesses: affected, frontiers, facts: dependents } = reached(&fact.name, readers, compiled);
     let mut names: Vec<&str> = affected.iter().copied().collect();
     names.sort_unstable();
     let mut tried: Vec<Vec<(String, Vec<Arc<str>>)>> = vec![Vec::new(); leaves.len()];
@@ -219,6 +235,12 @@ fn one_fact<'c>(
                 flipped.push(w.name.clone());
             }
         }
+        for f in &frontiers {
+            let Some(was) = dissolved.get(&(&*f.module, &*f.name)) else { continue };
+            if claim_eval::check_frontier(&ev, f).dissolved.is_some() != *was {
+                flipped.push(format!("frontier {}", f.name).into());
+            }
+        }
         *facts = ev.into_facts();
         for (n, k) in saved {
             if let Some(k) = k {
@@ -237,24 +259,35 @@ fn one_fact<'c>(
             Status::Witnessed(by)
         } else if tried.is_empty() {
             continue;
-        } else if affected.is_empty() {
+        } else if affected.is_empty() && frontiers.is_empty() {
             Status::Unwitnessed("no witness reads the fact".into())
         } else {
             match &leaf.field {
                 Some(f) if !read.contains(f) => Status::Equivalent(format!("no expression reads the field `{f}`")),
                 _ => Status::Unwitnessed(format!(
                     "{} read the fact, and no verdict changed",
-                    if affected.len() == 1 {
-                        "one witness".to_string()
-                    } else {
-                        format!("{} witnesses", affected.len())
-                    }
+                    readers_said(&affected, &frontiers)
                 )),
             }
         };
         out.push(LeafReport { fact: fact.name.name.clone(), loc: fact.loc, leaf, status, tried });
     }
     count
+}
+
+/// "one witness", "2 witnesses and a frontier": what read a fact.
+fn readers_said(witnesses: &FxHashSet<&str>, frontiers: &[&hir::Frontier]) -> String {
+    let count = |n: usize, one: &str, many: &str| match n {
+        0 => None,
+        1 => Some(format!("one {one}")),
+        n => Some(format!("{n} {many}")),
+    };
+    let parts: Vec<String> =
+        [count(witnesses.len(), "witness", "witnesses"), count(frontiers.len(), "frontier", "frontiers")]
+            .into_iter()
+            .flatten()
+            .collect();
+    parts.join(" and ")
 }
 
 /// Runs the mutants of one project's facts. `facts` are the baseline's
@@ -264,7 +297,7 @@ pub fn project<'c>(
     world: &FsWorld,
     facts: claim_eval::eval::FactValues<'c>,
     jobs: usize,
-    reports: &[WitnessReport],
+    (reports, frontiers): (&[WitnessReport], &[claim_eval::FrontierReport]),
     settings: &FactSettings<'_>,
     manifest: &crate::manifest::Manifest,
     out: &mut MutateReport,
@@ -272,6 +305,15 @@ pub fn project<'c>(
     let readers = readers(compiled);
     let read = fields_read(compiled);
     let baseline: Verdicts<'_> = reports.iter().map(|r| (&*r.name, r.passed())).collect();
+    // The run's frontiers are every program's: this one's are those at its
+    // frontiers' places (module names repeat across programs).
+    let here: FxHashSet<claim_syntax::Loc> =
+        compiled.modules.values().flat_map(|m| m.frontiers.iter().map(|f| f.loc)).collect();
+    let dissolved: Dissolved<'_> = frontiers
+        .iter()
+        .filter(|f| here.contains(&f.loc))
+        .map(|f| ((&*f.module, &*f.name), f.dissolved.is_some()))
+        .collect();
     let witnesses: FxHashMap<&str, &hir::Witness> =
         compiled.modules.values().flat_map(|m| m.witnesses.iter()).map(|w| (&*w.name, w)).collect();
     // The program's own modules, not the standard library's: their files.
@@ -314,7 +356,7 @@ pub fn project<'c>(
                 fact,
                 &readers,
                 &read,
-                &baseline,
+                (&baseline, &dissolved),
                 &witnesses,
                 settings,
                 &mut leaves,

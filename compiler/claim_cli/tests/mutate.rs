@@ -221,3 +221,25 @@ fn a_claim_toml_claim_cannot_read_stops_every_run() {
         assert!(!out.contains("PASS"), "{out}");
     }
 }
+
+#[test]
+fn a_frontier_is_a_verdict_a_mutant_can_change() {
+    // Only the frontier reads `pushed`: a mutant that dissolves it (a
+    // dissolved frontier fails the run) notices the value.
+    let main = "record Build { pushed: Bool, note: Text }\n\
+        fact build: Build = load(\"build.json\")\n\
+        witness something_runs { holds true }\n\
+        frontier publication {\n  \"not pushed yet: {build.note}\"\n  dissolves when build.pushed\n}\n";
+    let dir = common::project_dir(
+        "mutate",
+        "frontier",
+        &[("main.claim", main), ("build.json", r#"{"pushed": false, "note": "nightly"}"#)],
+    );
+    let (code, out) = common::batch_in_with(&dir, &["--mutate", "--explain"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("  build $.pushed: make it `true`: changed `frontier publication`"), "{out}");
+    // The note is read by the frontier's text only: no verdict depends on it.
+    assert!(out.contains("no witness notices `build` at `$.note`"), "{out}");
+    assert!(out.contains("Note: one frontier read the fact, and no verdict changed"), "{out}");
+}
