@@ -40,8 +40,6 @@ pub fn batch(entry: &Path) -> String {
         exit_after: false,
         limits: Default::default(),
         timings: false,
-        list: false,
-        check_only: false,
         allow_empty: false,
         mutate: false,
         deny_unwitnessed: false,

@@ -21,10 +21,18 @@ use claim_sema::ty::Ty;
 use std::fmt::Write;
 use std::sync::{Arc, Mutex};
 
+/// Which command a run is: `claim_batch`, or `claimc check` (a run that
+/// stops after compiling).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Batch,
+    Check,
+}
+
 /// A failed run before any witness: exit 2, and in a machine format, a
 /// report with no witness in it.
-fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &str) -> Output {
-    if opts.format == Format::Human && opts.check_only {
+fn stopped(opts: &BatchOptions, tool: Tool, diags: &[Diagnostic], sources: &Sources, what: &str) -> Output {
+    if opts.format == Format::Human && tool == Tool::Check {
         // `claimc check` runs no witness: the diagnostics say it all.
         return Output { stdout: String::new(), stderr: render_all(diags, sources, opts.color), code: 2 };
     }
@@ -32,7 +40,7 @@ fn stopped(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, what: &
         return not_run(diags, sources, opts.color, what);
     }
     let r = RunReport {
-        tool: if opts.check_only { "claimc" } else { "claim_batch" },
+        tool: if tool == Tool::Check { "claimc" } else { "claim_batch" },
         witnesses: &[],
         groups: &[],
         frontiers: &[],
@@ -56,15 +64,61 @@ fn not_run(diags: &[Diagnostic], sources: &Sources, color: bool, what: &str) -> 
     Output { stdout: String::new(), stderr: err, code: 2 }
 }
 
+/// `claim_batch`: the whole run.
 pub fn run(opts: &BatchOptions) -> Output {
+    staged(opts, Tool::Batch, run_timed)
+}
+
+/// `claimc check`: the run's load and check, then every diagnostic and the
+/// count of modules checked.
+pub fn check(opts: &BatchOptions) -> Output {
+    staged(opts, Tool::Check, |opts, projects, state, clock| {
+        if let Err(out) = load_and_check(opts, Tool::Check, projects, state, clock) {
+            return out;
+        }
+        let (loaded, diags) = programs(state);
+        let modules = loaded.iter().map(|(_, _, compiled)| compiled.modules.len()).sum();
+        checked(opts, &diags, &state.sources_now(), modules)
+    })
+}
+
+/// `claim_batch --list`: the run's load and check, then the names of the
+/// witnesses it would run; no fact is read.
+pub fn list(opts: &BatchOptions) -> Output {
+    staged(opts, Tool::Batch, |opts, projects, state, clock| {
+        if let Err(out) = load_and_check(opts, Tool::Batch, projects, state, clock) {
+            return out;
+        }
+        let (loaded, diags) = programs(state);
+        let diags = match runnable(opts, &loaded, diags, &state.sources_now()) {
+            Ok(diags) => diags,
+            Err(out) => return out,
+        };
+        let mut stdout = String::new();
+        for (_, l, compiled) in &loaded {
+            for w in crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), opts.shard) {
+                let _ = writeln!(stdout, "{}", w.name);
+            }
+        }
+        Output { stdout, stderr: render_all(&diags, &state.sources_now(), opts.color), code: 0 }
+    })
+}
+
+/// A command's stages from the start: the search for the entries'
+/// projects, then `stages` over them, with the run's timings.
+fn staged(
+    opts: &BatchOptions,
+    tool: Tool,
+    stages: impl for<'p> FnOnce(&BatchOptions, &'p [crate::project::Project], &mut RunState<'p>, &mut Timings) -> Output,
+) -> Output {
     // The clock starts before the search for files: it is part of loading.
     let mut clock = Timings::start(opts.timings);
     let (projects, listed) = match crate::project::projects_listed(&opts.entries, opts.jobs) {
         Ok(p) => p,
-        Err(d) => return stopped(opts, &[*d], &Sources::new(), "cannot start"),
+        Err(d) => return stopped(opts, tool, &[*d], &Sources::new(), "cannot start"),
     };
     let mut state = RunState { listed: split_listings(listed, &projects), ..RunState::default() };
-    let mut out = run_timed(opts, &projects, &mut state, &mut clock);
+    let mut out = stages(opts, &projects, &mut state, &mut clock);
     out.stderr.push_str(&clock.report());
     if opts.exit_after {
         std::mem::forget(state);
@@ -91,6 +145,13 @@ fn split_listings(
 }
 
 type ProjectDb<'p> = (&'p crate::project::Project, CliDb, crate::project::Loaded);
+
+impl RunState<'_> {
+    /// A copy of the sources as they are now.
+    fn sources_now(&self) -> Sources {
+        self.shared.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+}
 
 /// The databases of a run, kept by `--watch` so that the next run after a
 /// change reuses everything the change did not touch.
@@ -217,12 +278,16 @@ impl Timings {
     }
 }
 
-fn run_timed<'p>(
+/// The load and check stages: each project loaded into its database (a
+/// run again reuses it) and every module checked, in parts, on every core.
+/// `Err` is the output of a run that cannot go on.
+fn load_and_check<'p>(
     opts: &BatchOptions,
+    tool: Tool,
     projects: &'p [crate::project::Project],
     state: &mut RunState<'p>,
     clock: &mut Timings,
-) -> Output {
+) -> Result<(), Output> {
     // One database per project. The world of each is known once its files
     // are: the world's reads are salsa inputs of that database.
     let shared = state.shared.clone();
@@ -246,14 +311,13 @@ fn run_timed<'p>(
             db.record_reads = !opts.exit_after;
             let l = match shared.lock() {
                 Ok(mut sources) => crate::project::load_parsing(&db, &mut sources, p, &opts.limits, opts.jobs, defer),
-                Err(_) => return stopped(opts, &[], &Sources::new(), "internal error"),
+                Err(_) => return Err(stopped(opts, tool, &[], &Sources::new(), "internal error")),
             };
             db.set_world(new_world(p, l.dirs.clone()).with_listings(listed.next().unwrap_or_default()));
             dbs.push((p, db, l));
         }
     }
     clock.phase("load");
-    let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
     let mut guessed_wrong = false;
     for (_, db, l) in dbs.iter_mut() {
         let Some(evicted) = crate::parts::check_in_parts(db, l, opts) else {
@@ -290,20 +354,36 @@ fn run_timed<'p>(
             *sources = before;
         }
         state.parse_at_load = true;
-        return run_timed(opts, projects, state, clock);
+        return load_and_check(opts, tool, projects, state, clock);
     }
+    Ok(())
+}
+
+/// The programs the load and check stages made, each with its project and
+/// load, and every diagnostic in order.
+type Programs<'s> = Vec<(&'s crate::project::Project, &'s crate::project::Loaded, &'s claim_sema::Compiled)>;
+
+fn programs<'s>(state: &'s RunState<'_>) -> (Programs<'s>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut loaded = Vec::new();
-    for (p, db, l) in dbs.iter() {
+    for (p, db, l) in state.dbs.iter() {
         diags.extend(l.errors.iter().cloned());
         let compiled = compile(db, l.program);
         diags.extend(compiled.diagnostics.iter().cloned());
         loaded.push((*p, l, compiled));
     }
-    if opts.check_only {
-        let modules = loaded.iter().map(|(_, _, compiled)| compiled.modules.len()).sum();
-        return checked(opts, &diags, &sources_now(), modules);
-    }
+    (loaded, diags)
+}
+
+/// Whether the programs may run: no error (a warning is one with
+/// `--deny-warnings`), and a `--filter` that selects a witness. `Ok` has
+/// the diagnostics to print beside the run.
+fn runnable(
+    opts: &BatchOptions,
+    loaded: &Programs<'_>,
+    mut diags: Vec<Diagnostic>,
+    sources: &Sources,
+) -> Result<Vec<Diagnostic>, Output> {
     if opts.deny_warnings {
         for d in diags.iter_mut().filter(|d| !d.is_error()) {
             d.severity = claim_diagnostics::Severity::Error;
@@ -311,26 +391,38 @@ fn run_timed<'p>(
         }
     }
     if diags.iter().any(Diagnostic::is_error) {
-        return stopped(opts, &diags, &sources_now(), "could not compile");
+        return Err(stopped(opts, Tool::Batch, &diags, sources, "could not compile"));
     }
     if let Some(filter) = &opts.filter {
         let names = loaded.iter().flat_map(|(_, l, compiled)| {
             l.entries.iter().filter_map(|m| compiled.modules.get(m)).flat_map(|m| m.witnesses.iter().map(|w| &*w.name))
         });
         if let Some(d) = crate::selection::filter_matches_nothing(filter, names) {
-            return stopped(opts, &[d], &sources_now(), "cannot start");
+            return Err(stopped(opts, Tool::Batch, &[d], sources, "cannot start"));
         }
     }
-    if opts.list {
-        // What would run, and nothing run: no fact is read.
-        let mut stdout = String::new();
-        for (_, l, compiled) in &loaded {
-            for w in crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), opts.shard) {
-                let _ = writeln!(stdout, "{}", w.name);
-            }
-        }
-        return Output { stdout, stderr: render_all(&diags, &sources_now(), opts.color), code: 0 };
+    Ok(diags)
+}
+
+/// The whole run: load and check, then facts, witnesses, the analyses
+/// asked for, and the report.
+fn run_timed<'p>(
+    opts: &BatchOptions,
+    projects: &'p [crate::project::Project],
+    state: &mut RunState<'p>,
+    clock: &mut Timings,
+) -> Output {
+    if let Err(out) = load_and_check(opts, Tool::Batch, projects, state, clock) {
+        return out;
     }
+    let shared = state.shared.clone();
+    let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
+    let dbs = &state.dbs;
+    let (loaded, diags) = programs(state);
+    let mut diags = match runnable(opts, &loaded, diags, &sources_now()) {
+        Ok(diags) => diags,
+        Err(out) => return out,
+    };
     let mut warnings = render_all(&diags, &sources_now(), opts.color);
 
     // Facts first, all of them, in every program. A broken fact (§7) is a
@@ -418,7 +510,7 @@ fn run_timed<'p>(
         );
     }
     if !fact_errors.is_empty() {
-        return stopped(opts, &fact_errors, &sources_now(), "could not evaluate the facts");
+        return stopped(opts, Tool::Batch, &fact_errors, &sources_now(), "could not evaluate the facts");
     }
     // Lints that need the facts' values (W0006). Where warnings are denied
     // they decide whether witnesses run at all, so they come first;
@@ -444,7 +536,7 @@ fn run_timed<'p>(
                 d.severity = claim_diagnostics::Severity::Error;
                 d.notes.push("this warning is an error because of `--deny-warnings`".to_string());
             }
-            return stopped(opts, &late, &sources_now(), "warnings are denied");
+            return stopped(opts, Tool::Batch, &late, &sources_now(), "warnings are denied");
         }
     }
 

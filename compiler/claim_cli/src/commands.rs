@@ -7,7 +7,7 @@
 //! part (so a large project never holds every syntax tree at once), and the
 //! same diagnostics in the same order. No fact is read.
 
-use crate::batch::run;
+use crate::batch::{check, run};
 use crate::graph::{render, GraphFormat, Verdicts};
 use crate::options::BatchOptions;
 use crate::Output;
@@ -22,10 +22,9 @@ pub fn run_check(paths: &[PathBuf], color: bool, format: crate::formats::Format)
         // The process exits after the check: the operating system takes
         // the databases' memory back faster than freeing it node by node.
         exit_after: true,
-        check_only: true,
         ..BatchOptions::json_run(paths.to_vec(), None)
     };
-    run(&opts)
+    check(&opts)
 }
 
 /// `claimc graph PATH… --format dot|mermaid [--with-verdicts]`.

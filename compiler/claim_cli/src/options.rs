@@ -36,12 +36,6 @@ pub struct BatchOptions {
     pub limits: crate::project::Limits,
     /// `--timings`: print how long each phase took on standard error.
     pub timings: bool,
-    /// `--list`: print the names of the witnesses the run selects, one per
-    /// line, after compiling and without reading any fact.
-    pub list: bool,
-    /// `claimc check`: compile as a run does, report every diagnostic and
-    /// how many modules were checked, and read no fact.
-    pub check_only: bool,
     /// A run in which no witness ran exits 0 with `0/0 PASS` instead of 2.
     pub allow_empty: bool,
     /// `--mutate`: after the run, which fact leaves and refusal codes no
@@ -72,8 +66,6 @@ impl BatchOptions {
             exit_after: false,
             limits: Default::default(),
             timings: false,
-            list: false,
-            check_only: false,
             allow_empty: false,
             mutate: false,
             deny_unwitnessed: false,

@@ -88,7 +88,7 @@ struct Args {
     /// Print the names of the witnesses the run would run (after `--filter`
     /// and `--shard`), one per line, and run nothing; the program is still
     /// compiled, and its errors fail the command.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["watch", "mutate"])]
     list: bool,
     /// Print how long each phase of the run took (load, check, merge,
     /// facts, witnesses, report) and the memory after it, on standard error.
@@ -163,14 +163,15 @@ fn main() {
         timeout_per_witness: Some(args.timeout_per_witness),
         timeout_per_fact: Some(args.timeout_per_fact),
         timings: args.timings,
-        list: args.list,
         allow_empty: args.allow_empty,
         mutate: args.mutate,
         deny_unwitnessed: args.deny_unwitnessed,
-        check_only: false,
     };
     if args.watch {
         claim_cli::main_guarded(move || claim_cli::watch::watch(&opts))
+    }
+    if args.list {
+        claim_cli::main_guarded(move || claim_cli::batch::list(&opts))
     }
     claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
 }
