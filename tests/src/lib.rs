@@ -25,25 +25,16 @@ pub fn claim_files(dir: &Path) -> Vec<PathBuf> {
 /// Runs `claim_batch` on one entry (no colour, one job) and returns what it
 /// prints: stdout, then stderr, then the exit code.
 pub fn batch(entry: &Path) -> String {
+    // A fixture's run: one thread, no colour, its human report, and no
+    // time limit (a slow machine must not change a snapshot).
     let opts = claim_cli::options::BatchOptions {
-        entries: vec![entry.to_path_buf()],
-        filter: None,
-        explain: claim_cli::options::Explain::Off,
         jobs: 1,
-        color: false,
-        max_load_bytes: claim_cli::world::DEFAULT_MAX_LOAD_BYTES,
         format: claim_cli::formats::Format::Human,
-        deny_warnings: false,
         timeout_per_witness: None,
         timeout_per_fact: None,
-        shard: None,
-        exit_after: false,
-        limits: Default::default(),
-        timings: false,
-        allow_empty: false,
-        mutate: false,
-        deny_unwitnessed: false,
+        ..claim_cli::options::BatchOptions::json_run(vec![entry.to_path_buf()], None)
     };
+
     let out = claim_cli::batch::run(&opts);
     format!("{}{}exit {}\n", out.stdout, out.stderr, out.code)
 }

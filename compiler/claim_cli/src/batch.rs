@@ -39,19 +39,7 @@ fn stopped(opts: &BatchOptions, tool: Tool, diags: &[Diagnostic], sources: &Sour
     if opts.format == Format::Human {
         return not_run(diags, sources, opts.color, what);
     }
-    let r = RunReport {
-        tool: if tool == Tool::Check { "claimc" } else { "claim_batch" },
-        witnesses: &[],
-        groups: &[],
-        frontiers: &[],
-        broken: &[],
-        diagnostics: diags,
-        sources,
-        code: 2,
-        graphs: Vec::new(),
-        run: None,
-        mutate: None,
-    };
+    let r = RunReport::nothing_run(if tool == Tool::Check { "claimc" } else { "claim_batch" }, diags, sources, 2);
     Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
 }
 
@@ -933,19 +921,7 @@ fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, modules
     let (errors, warnings) = count(diags);
     let code = if errors > 0 { 2 } else { 0 };
     if opts.format != Format::Human {
-        let r = RunReport {
-            tool: "claimc",
-            witnesses: &[],
-            groups: &[],
-            frontiers: &[],
-            broken: &[],
-            diagnostics: diags,
-            sources,
-            code,
-            graphs: Vec::new(),
-            run: None,
-            mutate: None,
-        };
+        let r = RunReport::nothing_run("claimc", diags, sources, code);
         return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
     }
     let mut stderr = render_all(diags, sources, opts.color);

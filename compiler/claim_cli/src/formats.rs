@@ -44,6 +44,30 @@ pub struct RunReport<'a> {
     pub mutate: Option<Value>,
 }
 
+impl<'a> RunReport<'a> {
+    /// The report of a run that ran no witness: its diagnostics alone.
+    pub fn nothing_run(
+        tool: &'static str,
+        diagnostics: &'a [Diagnostic],
+        sources: &'a Sources,
+        code: i32,
+    ) -> RunReport<'a> {
+        RunReport {
+            tool,
+            witnesses: &[],
+            groups: &[],
+            frontiers: &[],
+            broken: &[],
+            diagnostics,
+            sources,
+            code,
+            graphs: Vec::new(),
+            run: None,
+            mutate: None,
+        }
+    }
+}
+
 /// Which part of which program a run is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunIdentity {
