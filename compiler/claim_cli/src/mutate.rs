@@ -275,7 +275,8 @@ fn one_fact<'c>(
     count
 }
 
-/// "one witness", "2 witnesses and a frontier": what read a fact.
+/// What read a fact, in words: "one witness", "2 witnesses and one
+/// frontier".
 fn readers_said(witnesses: &FxHashSet<&str>, frontiers: &[&hir::Frontier]) -> String {
     let count = |n: usize, one: &str, many: &str| match n {
         0 => None,
