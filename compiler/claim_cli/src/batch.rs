@@ -392,43 +392,35 @@ fn runnable(
     Ok(diags)
 }
 
-/// The whole run: load and check, then facts, witnesses, the analyses
-/// asked for, and the report.
-fn run_timed<'p>(
-    opts: &BatchOptions,
-    projects: &'p [crate::project::Project],
-    state: &mut RunState<'p>,
-    clock: &mut Timings,
-) -> Output {
-    if let Err(out) = load_and_check(opts, Tool::Batch, projects, state, clock) {
-        return out;
-    }
-    let shared = state.shared.clone();
-    let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
-    let dbs = &state.dbs;
-    let (loaded, diags) = programs(state);
-    let mut diags = match runnable(opts, &loaded, diags, &sources_now()) {
-        Ok(diags) => diags,
-        Err(out) => return out,
-    };
-    let mut warnings = render_all(&diags, &sources_now(), opts.color);
+/// What the facts stage made: an evaluator of each program over its facts'
+/// values, the facts that broke (§7), and what the W0006 lint reads.
+struct Facts<'c> {
+    evaluators: Vec<Evaluator<'c, NoWorld>>,
+    broken: Vec<Arc<claim_eval::Broken>>,
+    lint_inputs: Vec<LintInput<'c>>,
+}
 
-    // Facts first, all of them, in every program. A broken fact (§7) is a
-    // refusal the witnesses meet; a fact that failed otherwise (a limit, an
-    // internal error) stops the run.
+/// Per program, what the W0006 lint reads: the declared types that may
+/// hold arm bindings (none: nothing to lint), the roles of digest types,
+/// and per fact the JSON digests its value holds.
+type LintInput<'c> = (Option<BindingTypes<'c>>, Roles<'c>, Vec<Vec<JsonDigest>>);
+
+/// The facts stage: every fact of every program, each once. `Err` holds
+/// the errors of facts that failed other than by breaking (a limit, an
+/// internal error): they stop the run.
+fn facts<'c>(
+    opts: &BatchOptions,
+    dbs: &'c [ProjectDb<'_>],
+    loaded: &Programs<'c>,
+    texts: claim_eval::eval::Texts<'c>,
+    clock: &mut Timings,
+) -> Result<Facts<'c>, Vec<Diagnostic>> {
+    // A broken fact (§7) is a refusal the witnesses meet, not an error.
     let mut fact_errors = Vec::new();
     let mut broken: Vec<Arc<claim_eval::Broken>> = Vec::new();
     let mut evaluators = Vec::new();
-    // Per project, what the W0006 lint reads: the declared types that may
-    // hold arm bindings (none: nothing to lint), and per fact the JSON
-    // digests its value holds.
-    let mut lint_inputs: Vec<(Option<BindingTypes<'_>>, Roles<'_>, Vec<Vec<JsonDigest>>)> = Vec::new();
-    // Witnesses read nothing (their world is `NoWorld`); they know the
-    // JSON texts the facts read, to name where a failing value came from.
-    let texts_of = shared.clone();
-    let texts = move |f| texts_of.lock().ok()?.shared_text(f);
-    let mut late = Vec::new();
-    for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(&loaded) {
+    let mut lint_inputs: Vec<LintInput<'_>> = Vec::new();
+    for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(loaded) {
         let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
         // Each fact's result is taken where it was computed, not looked up
         // again afterwards on this thread.
@@ -494,12 +486,171 @@ fn run_timed<'p>(
         evaluators.push(
             Evaluator::with_facts(compiled, &NoWorld, gathered.values)
                 .with_max_len(opts.limits.max_value_len)
-                .with_texts(&texts),
+                .with_texts(texts),
         );
     }
     if !fact_errors.is_empty() {
-        return stopped(opts, Tool::Batch, &fact_errors, &sources_now(), "could not evaluate the facts");
+        return Err(fact_errors);
     }
+    Ok(Facts { evaluators, broken, lint_inputs })
+}
+
+/// The `--mutate` stage: every leaf of every program's facts changed in
+/// turn (`mutate.rs`). Gives the evaluators back over the facts as they
+/// were, and the report.
+fn mutation<'c>(
+    opts: &BatchOptions,
+    dbs: &'c [ProjectDb<'_>],
+    loaded: &Programs<'c>,
+    evaluators: Vec<Evaluator<'c, NoWorld>>,
+    (reports, groups, frontiers): (&[WitnessReport], &[(usize, String)], &[FrontierReport]),
+    texts: claim_eval::eval::Texts<'c>,
+) -> (Vec<Evaluator<'c, NoWorld>>, crate::mutate::MutateReport) {
+    let mut report = crate::mutate::MutateReport::default();
+    let mut again = Vec::new();
+    for (k, (((_, db, l), (_, _, compiled)), ev)) in dbs.iter().zip(loaded).zip(evaluators).enumerate() {
+        let start = groups.get(k).map_or(0, |g| g.0);
+        let end = groups.get(k + 1).map_or(reports.len(), |g| g.0);
+        let json_texts = db.json_texts();
+        let settings = FactSettings {
+            max_len: db.max_value_len,
+            limit: db.fact_time_limit,
+            texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
+        };
+        let facts = crate::mutate::project(
+            compiled,
+            db.world(),
+            ev.into_facts(),
+            opts.jobs,
+            (&reports[start..end], frontiers),
+            &settings,
+            &l.manifest,
+            &mut report,
+        );
+        again.push(
+            Evaluator::with_facts(compiled, &NoWorld, facts).with_max_len(opts.limits.max_value_len).with_texts(texts),
+        );
+    }
+    (again, report)
+}
+
+/// What a run found, for its report.
+struct Outcome {
+    reports: Vec<WitnessReport>,
+    /// Where each project's witnesses start, with its root.
+    groups: Vec<(usize, String)>,
+    frontiers: Vec<FrontierReport>,
+    broken: Vec<claim_eval::broken::BrokenReport>,
+    /// Every diagnostic, in order, and the warnings as the human report
+    /// prints them.
+    diags: Vec<Diagnostic>,
+    warnings: String,
+    /// `E0902` where nothing was verified.
+    empty: Option<Diagnostic>,
+    mutated: Option<crate::mutate::MutateReport>,
+}
+
+/// The report stage: the outcome in the format asked for, and the exit
+/// code (§8).
+fn report(
+    opts: &BatchOptions,
+    outcome: Outcome,
+    loaded: &Programs<'_>,
+    evaluators: Vec<Evaluator<'_, NoWorld>>,
+    sources: Sources,
+) -> Output {
+    let Outcome { reports, groups, frontiers, broken, mut diags, warnings, empty, mutated } = outcome;
+    if opts.format != Format::Human {
+        let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
+        let unwitnessed = opts.deny_unwitnessed && mutated.as_ref().is_some_and(|m| m.unwitnessed() > 0);
+        let misnamed = mutated.as_ref().is_some_and(|m| m.misnamed());
+        let unexpected = broken.iter().filter(|b| !b.expected).count();
+        let code = if empty.is_some() || unexpected > 0 || misnamed {
+            2
+        } else if reports.iter().any(|r| !r.passed()) || dissolved || unwitnessed {
+            1
+        } else {
+            0
+        };
+        diags.extend(empty);
+        let mut graphs = Vec::new();
+        if opts.format == Format::Markdown {
+            let mut verdicts = crate::graph::Verdicts::new();
+            verdicts.extend(reports.iter().map(|r| (r.name.to_string(), r.passed())));
+            verdicts.extend(frontiers.iter().map(|f| (f.name.to_string(), f.dissolved.is_none())));
+            graphs = loaded
+                .iter()
+                .map(|(_, _, c)| crate::graph::render(c, crate::graph::GraphFormat::Mermaid, Some(&verdicts)))
+                .collect();
+        }
+        let r = RunReport {
+            tool: "claim_batch",
+            witnesses: &reports,
+            groups: &groups,
+            frontiers: &frontiers,
+            broken: &broken,
+            diagnostics: &diags,
+            sources: &sources,
+            code,
+            graphs,
+            run: Some(run_identity(opts, loaded, &sources)),
+            mutate: mutated.as_ref().map(|m| crate::mutate::to_json(m, &sources, &|f| sources.shared_text(f))),
+        };
+        let out = Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+        leave_if_exiting(opts, reports, evaluators, sources);
+        return out;
+    }
+    let groups = if groups.len() > 1 { groups } else { Vec::new() };
+    let ran = crate::human::Ran { reports: &reports, groups: &groups, frontiers: &frontiers, broken: &broken };
+    let mut out = crate::human::report(ran, &sources, opts, warnings, empty.is_some());
+    if let Some(m) = &mutated {
+        let texts = |f| sources.shared_text(f);
+        out.stdout.push_str(&crate::mutate::human(m, &sources, opts, &texts));
+        if opts.deny_unwitnessed && m.unwitnessed() > 0 && out.code == 0 {
+            out.code = 1;
+        }
+        if m.misnamed() {
+            out.code = 2;
+        }
+    }
+    if let Some(d) = empty {
+        out.stderr.push_str(&render_all(&[d], &sources, opts.color));
+    }
+    leave_if_exiting(opts, reports, evaluators, sources);
+    out
+}
+
+/// The whole run: load and check, then facts (all of them, in every
+/// program, before any witness), witnesses, the analyses asked for, and the
+/// report.
+fn run_timed<'p>(
+    opts: &BatchOptions,
+    projects: &'p [crate::project::Project],
+    state: &mut RunState<'p>,
+    clock: &mut Timings,
+) -> Output {
+    if let Err(out) = load_and_check(opts, Tool::Batch, projects, state, clock) {
+        return out;
+    }
+    let shared = state.shared.clone();
+    let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
+    let dbs = &state.dbs;
+    let (loaded, diags) = programs(state);
+    let mut diags = match runnable(opts, &loaded, diags, &sources_now()) {
+        Ok(diags) => diags,
+        Err(out) => return out,
+    };
+    let mut warnings = render_all(&diags, &sources_now(), opts.color);
+
+    // Witnesses read nothing (their world is `NoWorld`); they know the
+    // JSON texts the facts read, to name where a failing value came from.
+    let texts_of = shared.clone();
+    let texts = move |f| texts_of.lock().ok()?.shared_text(f);
+    let Facts { mut evaluators, broken, lint_inputs } = match facts(opts, dbs, &loaded, &texts, clock) {
+        Ok(facts) => facts,
+        Err(errors) => return stopped(opts, Tool::Batch, &errors, &sources_now(), "could not evaluate the facts"),
+    };
+    let mut late = Vec::new();
     // Lints that need the facts' values (W0006). Where warnings are denied
     // they decide whether witnesses run at all, so they come first;
     // otherwise they run beside the witnesses (they only read the values).
@@ -551,7 +702,6 @@ fn run_timed<'p>(
         Vec::new()
     };
     let broken = claim_eval::broken::broken_reports(&broken, &reports, &quiet, &frontiers);
-    let unexpected = broken.iter().filter(|b| !b.expected).count();
     // Nothing reads a file's text through the shared sources from here on
     // (the witnesses have run): a run that exits takes them out rather than
     // copy a pointer to each of its tens of thousands of files (a reference
@@ -573,94 +723,13 @@ fn run_timed<'p>(
     // `--mutate`: what no witness notices, from the run's own facts.
     let mut mutated = None;
     if opts.mutate {
-        let mut report = crate::mutate::MutateReport::default();
-        let mut again = Vec::new();
-        for (k, (((_, db, l), (_, _, compiled)), ev)) in dbs.iter().zip(&loaded).zip(evaluators).enumerate() {
-            let start = groups.get(k).map_or(0, |g| g.0);
-            let end = groups.get(k + 1).map_or(reports.len(), |g| g.0);
-            let json_texts = db.json_texts();
-            let settings = FactSettings {
-                max_len: db.max_value_len,
-                limit: db.fact_time_limit,
-                texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
-            };
-            let facts = crate::mutate::project(
-                compiled,
-                db.world(),
-                ev.into_facts(),
-                opts.jobs,
-                (&reports[start..end], &frontiers),
-                &settings,
-                &l.manifest,
-                &mut report,
-            );
-            again.push(
-                Evaluator::with_facts(compiled, &NoWorld, facts)
-                    .with_max_len(opts.limits.max_value_len)
-                    .with_texts(&texts),
-            );
-        }
+        let (again, report) = mutation(opts, dbs, &loaded, evaluators, (&reports, &groups, &frontiers), &texts);
         evaluators = again;
         mutated = Some(report);
         clock.phase("mutate");
     }
-    if opts.format != Format::Human {
-        let dissolved = frontiers.iter().any(|f| f.dissolved.is_some());
-        let unwitnessed = opts.deny_unwitnessed && mutated.as_ref().is_some_and(|m| m.unwitnessed() > 0);
-        let misnamed = mutated.as_ref().is_some_and(|m| m.misnamed());
-        let code = if empty.is_some() || unexpected > 0 || misnamed {
-            2
-        } else if reports.iter().any(|r| !r.passed()) || dissolved || unwitnessed {
-            1
-        } else {
-            0
-        };
-        diags.extend(empty);
-        let mut graphs = Vec::new();
-        if opts.format == Format::Markdown {
-            let mut verdicts = crate::graph::Verdicts::new();
-            verdicts.extend(reports.iter().map(|r| (r.name.to_string(), r.passed())));
-            verdicts.extend(frontiers.iter().map(|f| (f.name.to_string(), f.dissolved.is_none())));
-            graphs = loaded
-                .iter()
-                .map(|(_, _, c)| crate::graph::render(c, crate::graph::GraphFormat::Mermaid, Some(&verdicts)))
-                .collect();
-        }
-        let r = RunReport {
-            tool: "claim_batch",
-            witnesses: &reports,
-            groups: &groups,
-            frontiers: &frontiers,
-            broken: &broken,
-            diagnostics: &diags,
-            sources: &sources,
-            code,
-            graphs,
-            run: Some(run_identity(opts, &loaded, &sources)),
-            mutate: mutated.as_ref().map(|m| crate::mutate::to_json(m, &sources, &|f| sources.shared_text(f))),
-        };
-        let out = Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
-        leave_if_exiting(opts, reports, evaluators, sources);
-        return out;
-    }
-    let groups = if groups.len() > 1 { groups } else { Vec::new() };
-    let ran = crate::human::Ran { reports: &reports, groups: &groups, frontiers: &frontiers, broken: &broken };
-    let mut out = crate::human::report(ran, &sources, opts, warnings, empty.is_some());
-    if let Some(m) = &mutated {
-        let texts = |f| sources.shared_text(f);
-        out.stdout.push_str(&crate::mutate::human(m, &sources, opts, &texts));
-        if opts.deny_unwitnessed && m.unwitnessed() > 0 && out.code == 0 {
-            out.code = 1;
-        }
-        if m.misnamed() {
-            out.code = 2;
-        }
-    }
-    if let Some(d) = empty {
-        out.stderr.push_str(&render_all(&[d], &sources, opts.color));
-    }
-    leave_if_exiting(opts, reports, evaluators, sources);
-    out
+    let outcome = Outcome { reports, groups, frontiers, broken, diags, warnings, empty, mutated };
+    report(opts, outcome, &loaded, evaluators, sources)
 }
 
 /// `E0902` where no witness ran and the run may not be empty: a program
