@@ -324,8 +324,8 @@ fn bench_git_tree(dir: &Path, files: u64, rounds: u64) {
     let (mut ours, mut peer) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         let real = tree.canonicalize().expect("tree");
-        let beneath = claim_cli::beneath::Beneath::new(&real).expect("root");
-        let (d, ours_hex) = time(|| hex(&claim_cli::gittree::tree_id(&beneath, &real).expect("tree")));
+        let beneath = claim_cli::world::beneath::Beneath::new(&real).expect("root");
+        let (d, ours_hex) = time(|| hex(&claim_cli::world::gittree::tree_id(&beneath, &real).expect("tree")));
         ours.push(d);
         let _ = std::fs::remove_dir_all(tree.join(".git"));
         let (d, out) = time(|| {

@@ -29,7 +29,7 @@ pub fn batch(entry: &Path) -> String {
     // time limit (a slow machine must not change a snapshot).
     let opts = claim_cli::options::BatchOptions {
         jobs: 1,
-        format: claim_cli::formats::Format::Human,
+        format: claim_cli::output::formats::Format::Human,
         timeout_per_witness: None,
         timeout_per_fact: None,
         ..claim_cli::options::BatchOptions::json_run(vec![entry.to_path_buf()], None)

@@ -4,9 +4,9 @@
 //! a run exits 2 before any witness runs.
 
 use crate::db::CliDb;
-use crate::formats::{Format, RunReport};
-use crate::human::{count, plural, render_all};
 use crate::options::{BatchOptions, Explain};
+use crate::output::formats::{Format, RunReport};
+use crate::output::human::{count, plural, render_all};
 use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
@@ -40,7 +40,7 @@ fn stopped(opts: &BatchOptions, tool: Tool, diags: &[Diagnostic], sources: &Sour
         return not_run(diags, sources, opts.color, what);
     }
     let r = RunReport::nothing_run(if tool == Tool::Check { "claimc" } else { "claim_batch" }, diags, sources, 2);
-    Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
+    Output { stdout: crate::output::formats::render(opts.format, &r), stderr: String::new(), code: 2 }
 }
 
 /// A failed run before any witness: diagnostics on stderr, exit 2.
@@ -575,12 +575,14 @@ fn report(
         diags.extend(empty);
         let mut graphs = Vec::new();
         if opts.format == Format::Markdown {
-            let mut verdicts = crate::graph::Verdicts::new();
+            let mut verdicts = crate::output::graph::Verdicts::new();
             verdicts.extend(reports.iter().map(|r| (r.name.to_string(), r.passed())));
             verdicts.extend(frontiers.iter().map(|f| (f.name.to_string(), f.dissolved.is_none())));
             graphs = loaded
                 .iter()
-                .map(|(_, _, c)| crate::graph::render(c, crate::graph::GraphFormat::Mermaid, Some(&verdicts)))
+                .map(|(_, _, c)| {
+                    crate::output::graph::render(c, crate::output::graph::GraphFormat::Mermaid, Some(&verdicts))
+                })
                 .collect();
         }
         let r = RunReport {
@@ -596,13 +598,13 @@ fn report(
             run: Some(run_identity(opts, loaded, &sources)),
             mutate: mutated.as_ref().map(|m| crate::mutate::to_json(m, &sources, &|f| sources.shared_text(f))),
         };
-        let out = Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+        let out = Output { stdout: crate::output::formats::render(opts.format, &r), stderr: String::new(), code };
         leave_if_exiting(opts, reports, evaluators, sources);
         return out;
     }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
-    let ran = crate::human::Ran { reports: &reports, groups: &groups, frontiers: &frontiers, broken: &broken };
-    let mut out = crate::human::report(ran, &sources, opts, warnings, empty.is_some());
+    let ran = crate::output::human::Ran { reports: &reports, groups: &groups, frontiers: &frontiers, broken: &broken };
+    let mut out = crate::output::human::report(ran, &sources, opts, warnings, empty.is_some());
     if let Some(m) = &mutated {
         let texts = |f| sources.shared_text(f);
         out.stdout.push_str(&crate::mutate::human(m, &sources, opts, &texts));
@@ -841,7 +843,7 @@ fn run_identity(
     opts: &BatchOptions,
     loaded: &[(&crate::project::Project, &crate::project::Loaded, &claim_sema::Compiled)],
     sources: &Sources,
-) -> crate::formats::RunIdentity {
+) -> crate::output::formats::RunIdentity {
     use sha2::Digest;
     let mut h = sha2::Sha256::new();
     // Netstrings: no two different sequences of parts hash alike.
@@ -866,7 +868,7 @@ fn run_identity(
         .map(|(_, l, compiled)| crate::selection::selected(compiled, &l.entries, opts.filter.as_deref(), None).len())
         .sum();
     let digest: [u8; 32] = h.finalize().into();
-    crate::formats::RunIdentity {
+    crate::output::formats::RunIdentity {
         shard: opts.shard.unwrap_or((1, 1)),
         program: format!("sha256:{}", claim_eval::value::hex(&digest)),
         selected,
@@ -991,7 +993,7 @@ fn checked(opts: &BatchOptions, diags: &[Diagnostic], sources: &Sources, modules
     let code = if errors > 0 { 2 } else { 0 };
     if opts.format != Format::Human {
         let r = RunReport::nothing_run("claimc", diags, sources, code);
-        return Output { stdout: crate::formats::render(opts.format, &r), stderr: String::new(), code };
+        return Output { stdout: crate::output::formats::render(opts.format, &r), stderr: String::new(), code };
     }
     let mut stderr = render_all(diags, sources, opts.color);
     let _ = writeln!(

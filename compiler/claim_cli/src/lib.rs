@@ -3,31 +3,16 @@
 //! and `claimc` are thin wrappers around [`batch::run`] and [`commands::run_check`].
 
 pub mod batch;
-pub mod beneath;
 pub mod commands;
 pub mod db;
-pub mod doc;
-pub mod dsse;
-pub mod fmt;
-pub mod formats;
-pub mod gitattributes;
-pub mod gitcommit;
-pub mod gittree;
-pub mod graph;
-mod human;
-pub mod init;
-pub mod layer;
 pub mod lsp;
 pub mod manifest;
-pub mod merge;
 pub mod mutate;
-pub mod oci;
 pub mod options;
+pub mod output;
 pub mod par;
 pub mod parts;
-mod path_hint;
 pub mod project;
-mod readahead;
 pub mod selection;
 pub use claim_sema::stdlib;
 pub mod utf8;

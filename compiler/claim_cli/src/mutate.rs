@@ -553,7 +553,7 @@ pub fn human(
     let explain = opts.explain != crate::options::Explain::Off;
     let found = diagnostics(r, texts);
     let shown: Vec<&Diagnostic> = found.iter().collect();
-    let mut out = crate::human::render_in_parts(&shown, sources, opts);
+    let mut out = crate::output::human::render_in_parts(&shown, sources, opts);
     let equivalent: Vec<&LeafReport> = r.leaves.iter().filter(|l| matches!(l.status, Status::Equivalent(_))).collect();
     if !equivalent.is_empty() {
         out.push_str("\nequivalent mutants:\n");
@@ -628,6 +628,6 @@ pub fn to_json(r: &MutateReport, sources: &Sources, texts: claim_eval::eval::Tex
             "codes": r.codes.len(),
             "mutants": r.mutants,
         },
-        "diagnostics": diagnostics(r, texts).iter().map(|d| crate::formats::diagnostic_json(d, sources)).collect::<Vec<_>>(),
+        "diagnostics": diagnostics(r, texts).iter().map(|d| crate::output::formats::diagnostic_json(d, sources)).collect::<Vec<_>>(),
     })
 }

@@ -2,7 +2,7 @@
 //! output, limits and the analyses it adds (`--explain`, `--mutate`), as
 //! the command line gave them.
 
-use crate::formats::Format;
+use crate::output::formats::Format;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -338,7 +338,7 @@ impl Default for Limits {
             max_source_bytes: 64 * 1024 * 1024,
             max_files: 100_000,
             max_value_len: claim_eval::eval::DEFAULT_MAX_VALUE_LEN,
-            max_layer_bytes: crate::oci::DEFAULT_MAX_LAYER_BYTES,
+            max_layer_bytes: crate::world::oci::DEFAULT_MAX_LAYER_BYTES,
         }
     }
 }
@@ -449,11 +449,11 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     let cwd = cwd_owned.as_deref();
     // From a cold page cache, the reads of all of them are begun at once
     // (`readahead`) once the first two have waited for the disk.
-    let reads = crate::readahead::FolderReads::default();
+    let reads = crate::world::readahead::FolderReads::default();
     let noted = |waited| {
         if reads.note(waited) {
             firsts.iter().for_each(|(_, path)| {
-                crate::readahead::begin_read(path);
+                crate::world::readahead::begin_read(path);
             });
         }
     };
@@ -539,7 +539,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     let manifest = read_manifest(project, sources, limits, &mut found);
     let program = Program::loaded(db, modules, entries.clone(), found.unreadable);
     let (waits, reads) = reads.counts();
-    let evicting = crate::readahead::evicting(waits, reads);
+    let evicting = crate::world::readahead::evicting(waits, reads);
     Loaded { program, entries, dirs: found.dirs, errors: found.errors, manifest, scanned, evicting }
 }
 
@@ -561,7 +561,7 @@ enum Fetched {
 /// `noted` is told whether its first read waited for the disk.
 fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>, noted: &(dyn Fn(bool) + Sync)) -> Fetched {
     // Opened, then asked what it is: one path lookup, not two.
-    let (mut file, meta) = match crate::beneath::open_nonblocking(path) {
+    let (mut file, meta) = match crate::world::beneath::open_nonblocking(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Fetched::Missing,
         Err(e) => return Fetched::Unreadable(format!("`{}`: {e}", display_name_in(path, cwd))),
         Ok(m) => m,
@@ -572,7 +572,7 @@ fn fetch(path: &Path, limits: &Limits, cwd: Option<&Path>, noted: &(dyn Fn(bool)
     if meta.len() > limits.max_source_bytes {
         return Fetched::TooLarge(meta.len());
     }
-    let read = crate::readahead::read_noting_wait(&mut file, meta.len(), limits.max_source_bytes);
+    let read = crate::world::readahead::read_noting_wait(&mut file, meta.len(), limits.max_source_bytes);
     if let Ok((_, waited)) = &read {
         noted(*waited);
     }

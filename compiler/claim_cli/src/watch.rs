@@ -10,8 +10,8 @@
 //! reads the files as they are on disk, as CI would.
 
 use crate::batch::{run_again, RunState};
-use crate::formats::Format;
 use crate::options::BatchOptions;
+use crate::output::formats::Format;
 use crate::Output;
 use notify::{RecursiveMode, Watcher};
 use serde_json::Value;

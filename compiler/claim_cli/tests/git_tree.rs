@@ -84,8 +84,8 @@ fn git_write_tree(dir: &Path) -> String {
 /// `git_tree` of `dir`, which is the project root.
 fn ours(dir: &Path) -> std::io::Result<String> {
     let real = dir.canonicalize()?;
-    let b = claim_cli::beneath::Beneath::new(&real)?;
-    claim_cli::gittree::tree_id(&b, &real).map(|id| hex(&id))
+    let b = claim_cli::world::beneath::Beneath::new(&real)?;
+    claim_cli::world::gittree::tree_id(&b, &real).map(|id| hex(&id))
 }
 
 fn hex(b: &[u8]) -> String {

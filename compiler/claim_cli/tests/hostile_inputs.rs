@@ -420,8 +420,8 @@ fn a_folder_swapped_for_a_symlink_never_leads_a_read_out() {
     // The outside tree's id, as git gives it (one blob `f`).
     let outside_tree = {
         let d = top.join("out/sw");
-        let b = claim_cli::beneath::Beneath::new(&d.canonicalize().expect("c")).expect("b");
-        claim_cli::gittree::tree_id(&b, &d.canonicalize().expect("c")).expect("tree")
+        let b = claim_cli::world::beneath::Beneath::new(&d.canonicalize().expect("c")).expect("b");
+        claim_cli::world::gittree::tree_id(&b, &d.canonicalize().expect("c")).expect("tree")
     };
     let outside_tree: String = outside_tree.iter().map(|b| format!("{b:02x}")).collect();
     std::fs::write(

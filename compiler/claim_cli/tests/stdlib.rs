@@ -11,7 +11,7 @@ fn every_stdlib_item_is_documented() {
     for (module, src) in claim_cli::stdlib::MODULES {
         let parsed = claim_syntax::parse_module(src);
         assert!(parsed.errors.is_empty(), "{module}: {:?}", parsed.errors);
-        for item in parsed.module.items.iter().filter(|i| claim_cli::doc::documented(i)) {
+        for item in parsed.module.items.iter().filter(|i| claim_cli::commands::doc::documented(i)) {
             if item.docs.is_empty() {
                 undocumented.push(format!("{module}.{}", item.kind.name().map(|n| n.name.as_str()).unwrap_or("?")));
             }
@@ -24,7 +24,7 @@ fn every_stdlib_item_is_documented() {
 fn docs_stdlib_md_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/stdlib.md");
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
-    let generated = claim_cli::doc::stdlib_markdown();
+    let generated = claim_cli::commands::doc::stdlib_markdown();
     assert!(
         on_disk == generated,
         "docs/stdlib.md is stale: run `cargo run --release --bin claimc -- doc --stdlib > docs/stdlib.md`"

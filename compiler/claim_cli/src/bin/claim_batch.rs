@@ -5,8 +5,8 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use claim_cli::formats::Format;
 use claim_cli::options::{BatchOptions, Explain};
+use claim_cli::output::formats::Format;
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -128,7 +128,9 @@ fn main() {
                 std::process::exit(if e.use_stderr() { 2 } else { 0 });
             }
         };
-        claim_cli::main_guarded(move || claim_cli::merge::merge(&args.files, args.format == MergeFormat::Json));
+        claim_cli::main_guarded(move || {
+            claim_cli::commands::merge::merge(&args.files, args.format == MergeFormat::Json)
+        });
     }
     let args = match Args::try_parse() {
         Ok(a) => a,

@@ -6,7 +6,7 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use claim_cli::formats::Format;
+use claim_cli::output::formats::Format;
 use claim_cli::Output;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -93,22 +93,22 @@ fn main() {
         Command::Doc { modules, stdlib } => doc(&modules, stdlib),
         Command::Graph { paths, format, with_verdicts } => {
             let format = match format {
-                GraphFmt::Dot => claim_cli::graph::GraphFormat::Dot,
-                GraphFmt::Mermaid => claim_cli::graph::GraphFormat::Mermaid,
+                GraphFmt::Dot => claim_cli::output::graph::GraphFormat::Dot,
+                GraphFmt::Mermaid => claim_cli::output::graph::GraphFormat::Mermaid,
             };
             claim_cli::commands::graph(&paths, format, with_verdicts)
         }
         Command::Lsp => claim_cli::lsp::serve(),
-        Command::Init { dir } => claim_cli::init::init(&dir),
-        Command::Fmt { paths, check } => claim_cli::fmt::command(&paths, check, color),
+        Command::Init { dir } => claim_cli::commands::init::init(&dir),
+        Command::Fmt { paths, check } => claim_cli::commands::fmt::command(&paths, check, color),
         Command::Explain { code: None } => {
             Output { stdout: claim_diagnostics::codes::list(), stderr: String::new(), code: 0 }
         }
         Command::Explain { code: Some(code) } => match claim_diagnostics::codes::explain(&code) {
             Some(text) => Output { stdout: text.to_string(), stderr: String::new(), code: 0 },
             // A refusal code: the world's and the standard library's.
-            None if claim_cli::doc::refusal_explanation(&code).is_some() => Output {
-                stdout: claim_cli::doc::refusal_explanation(&code).unwrap_or_default(),
+            None if claim_cli::commands::doc::refusal_explanation(&code).is_some() => Output {
+                stdout: claim_cli::commands::doc::refusal_explanation(&code).unwrap_or_default(),
                 stderr: String::new(),
                 code: 0,
             },
@@ -142,7 +142,7 @@ fn main() {
 
 fn doc(modules: &[String], stdlib: bool) -> Output {
     if stdlib {
-        return Output { stdout: claim_cli::doc::stdlib_markdown(), stderr: String::new(), code: 0 };
+        return Output { stdout: claim_cli::commands::doc::stdlib_markdown(), stderr: String::new(), code: 0 };
     }
     if modules.is_empty() {
         return Output {
@@ -154,11 +154,11 @@ fn doc(modules: &[String], stdlib: bool) -> Output {
     let mut out = String::new();
     for m in modules {
         if let Some(src) = claim_cli::stdlib::source(m) {
-            out.push_str(&claim_cli::doc::module_markdown(m, src));
+            out.push_str(&claim_cli::commands::doc::module_markdown(m, src));
             continue;
         }
         match claim_cli::utf8::read_to_string(std::path::Path::new(m)) {
-            Ok(src) => out.push_str(&claim_cli::doc::module_markdown(m, &src)),
+            Ok(src) => out.push_str(&claim_cli::commands::doc::module_markdown(m, &src)),
             Err(e) => {
                 return Output {
                     stdout: String::new(),

@@ -7,14 +7,19 @@
 //! part (so a large project never holds every syntax tree at once), and the
 //! same diagnostics in the same order. No fact is read.
 
+pub mod doc;
+pub mod fmt;
+pub mod init;
+pub mod merge;
+
 use crate::batch::{check, run};
-use crate::graph::{render, GraphFormat, Verdicts};
 use crate::options::BatchOptions;
+use crate::output::graph::{render, GraphFormat, Verdicts};
 use crate::Output;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-pub fn run_check(paths: &[PathBuf], color: bool, format: crate::formats::Format) -> Output {
+pub fn run_check(paths: &[PathBuf], color: bool, format: crate::output::formats::Format) -> Output {
     let opts = BatchOptions {
         color,
         format,
@@ -72,7 +77,7 @@ pub fn graph(paths: &[PathBuf], format: GraphFormat, with_verdicts: bool) -> cra
         if !l.errors.is_empty() || compiled.has_errors() {
             let diags: Vec<claim_diagnostics::Diagnostic> =
                 l.errors.iter().chain(compiled.diagnostics.iter()).cloned().collect();
-            let text = crate::human::render_all(&diags, &sources, false);
+            let text = crate::output::human::render_all(&diags, &sources, false);
             return crate::Output { stdout: String::new(), stderr: text, code: 2 };
         }
         if projects.len() > 1 {

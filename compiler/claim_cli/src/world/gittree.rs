@@ -14,8 +14,8 @@
 //! for a FIFO is refused as no file, never waited on. Files are hashed in
 //! parallel across cores; the trees are then assembled in one pass.
 
-use crate::beneath::Beneath;
-use crate::gitattributes::{Attributes, Conversion};
+use crate::world::beneath::Beneath;
+use crate::world::gitattributes::{Attributes, Conversion};
 use sha1::{Digest, Sha1};
 use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
@@ -49,14 +49,14 @@ fn blob_of_file(b: &Beneath, file: &File) -> io::Result<([u8; 20], bool)> {
         if content.len() as u64 != file.len {
             return Err(io::Error::other(format!("`{}` changed while it was read", file.path.display())));
         }
-        let content = crate::gitattributes::convert(content, file.conversion);
+        let content = crate::world::gitattributes::convert(content, file.conversion);
         return Ok((object_id("blob", &content), false));
     }
     let mut h = Sha1::new();
     h.update(format!("blob {}\0", file.len).as_bytes());
     let mut buf = vec![0u8; 1 << 16];
     let mut seen = 0u64;
-    let waited = crate::readahead::read_pieces(&opened, &mut buf, |piece| {
+    let waited = crate::world::readahead::read_pieces(&opened, &mut buf, |piece| {
         seen += piece.len() as u64;
         h.update(piece);
     })?;
@@ -135,7 +135,7 @@ impl Walk<'_> {
                 FileType::Directory => {
                     let sub = self.b.open_strict(&full, true)?;
                     match rustix::fs::statat(&sub, ".git", AtFlags::SYMLINK_NOFOLLOW) {
-                        Ok(_) => Node::Gitlink(crate::gittree::checked_out(self.b, &full, &path)?),
+                        Ok(_) => Node::Gitlink(crate::world::gittree::checked_out(self.b, &full, &path)?),
                         Err(rustix::io::Errno::NOENT) => {
                             let mut below = path.clone();
                             below.push(b'/');
@@ -165,7 +165,7 @@ fn read_small(b: &Beneath, path: &Path) -> io::Result<Vec<u8>> {
     if !opened.meta.is_file() {
         return Err(io::Error::other(format!("`{}` is not a file", path.display())));
     }
-    crate::readahead::read_sized(&mut opened.file, opened.meta.len(), 1 << 20)
+    crate::world::readahead::read_sized(&mut opened.file, opened.meta.len(), 1 << 20)
 }
 
 /// The commit checked out in the repository at `dir` (its `.git` a folder,
@@ -250,7 +250,7 @@ fn hash_files(b: &Beneath, files: &[File]) -> io::Result<Vec<[u8; 20]>> {
     let jobs = crate::par::default_jobs().min(files.len().max(1));
     let next = AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(files.len()));
-    let reads = crate::readahead::FolderReads::default();
+    let reads = crate::world::readahead::FolderReads::default();
     let cold = AtomicBool::new(false);
     let begun = AtomicUsize::new(0);
     std::thread::scope(|s| {
@@ -270,7 +270,7 @@ fn hash_files(b: &Beneath, files: &[File]) -> io::Result<Vec<[u8; 20]>> {
                     let upto = (i + 1 + AHEAD).min(files.len());
                     let from = begun.fetch_max(upto, Relaxed).max(i + 1);
                     files.get(from..upto).into_iter().flatten().for_each(|f| {
-                        crate::readahead::begin_read(&f.path);
+                        crate::world::readahead::begin_read(&f.path);
                     });
                 }
                 if let Ok(mut v) = results.lock() {

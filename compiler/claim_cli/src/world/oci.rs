@@ -8,7 +8,7 @@
 //! is not the config's are each an error naming what was wrong: nothing
 //! unverified becomes a value.
 
-use crate::beneath::{is_outside, Beneath};
+use crate::world::beneath::{is_outside, Beneath};
 use claim_diagnostics::Diagnostic;
 use claim_eval::json::{self, field, text, Json, J};
 use claim_eval::value::{hex, parse_hex, RecordVal};
@@ -94,7 +94,7 @@ impl Layout<'_> {
     /// Opens a file of the layout, which must be a regular file; `Err`
     /// says what is wrong with it (`is missing`, …), and which refusal a
     /// blob that is so refuses with.
-    fn open(&self, rel: &str) -> Result<crate::beneath::Opened, (WorldCode, String)> {
+    fn open(&self, rel: &str) -> Result<crate::world::beneath::Opened, (WorldCode, String)> {
         let opened = self.beneath.open(&self.dir.join(rel)).map_err(|e| {
             if is_outside(&e) {
                 (WorldCode::OutsideProject, "leads out of the project root through a symlink".to_string())
@@ -112,8 +112,9 @@ impl Layout<'_> {
 
     fn read_json_file(&self, name: &str) -> WorldResult<Json<'static>> {
         let mut opened = self.open(name).map_err(|(_, e)| self.malformed(format!("`{name}` {e}")))?;
-        let bytes = crate::readahead::read_sized(&mut opened.file, opened.meta.len(), self.limits.max_json_bytes)
-            .map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
+        let bytes =
+            crate::world::readahead::read_sized(&mut opened.file, opened.meta.len(), self.limits.max_json_bytes)
+                .map_err(|e| self.malformed(format!("cannot read `{name}`: {e}")))?;
         if bytes.len() as u64 > self.limits.max_json_bytes {
             return Err(self
                 .malformed(format!("`{name}` is larger than the load limit of {} bytes", self.limits.max_json_bytes)));
@@ -159,7 +160,7 @@ impl Layout<'_> {
                 format!("is larger than the load limit of {} bytes", self.limits.max_json_bytes),
             ));
         }
-        let bytes = crate::readahead::read_sized(&mut opened.file, d.size, self.limits.max_json_bytes)
+        let bytes = crate::world::readahead::read_sized(&mut opened.file, d.size, self.limits.max_json_bytes)
             .map_err(|e| self.blob_error(WorldCode::FileUnreadable, what, d, format!("cannot be read: {e}")))?;
         let actual: [u8; 32] = sha2::Sha256::digest(&bytes).into();
         if bytes.len() as u64 != d.size || hex(&actual) != d.hex {
@@ -610,7 +611,7 @@ impl Layout<'_> {
         let mut media = Vec::with_capacity(layers.len());
         for (i, d) in layers.iter().enumerate() {
             let media_type = d.media_type.as_deref().unwrap_or("");
-            let Some(c) = crate::layer::compression_of(media_type) else {
+            let Some(c) = crate::world::layer::compression_of(media_type) else {
                 let d = Diagnostic::error(
                     "E0312",
                     format!("layer {i} of `{}` has the media type `{media_type}`, which is not a layer Claim can read", self.call.path),
@@ -630,19 +631,19 @@ impl Layout<'_> {
         &self,
         i: usize,
         d: &Descriptor,
-        compression: crate::layer::Compression,
+        compression: crate::world::layer::Compression,
         diff_id: &[u8; 32],
     ) -> WorldResult<()> {
-        use crate::layer::ContentError;
+        use crate::world::layer::ContentError;
         let what = format!("layer {i}");
-        let crate::beneath::Opened { file, meta } =
+        let crate::world::beneath::Opened { file, meta } =
             self.open(&format!("blobs/sha256/{}", d.hex)).map_err(|(code, e)| self.blob_error(code, &what, d, e))?;
         if meta.len() != d.size {
             let detail = format!("has {} bytes, its descriptor says {}", meta.len(), d.size);
             return Err(self.blob_error(WorldCode::BlobMismatch, &what, d, detail));
         }
         // The blob is read once: what is hashed is what is decompressed.
-        let digests = crate::layer::digest_layer(file, compression, self.limits.max_layer_bytes)
+        let digests = crate::world::layer::digest_layer(file, compression, self.limits.max_layer_bytes)
             .map_err(|e| self.blob_error(WorldCode::FileUnreadable, &what, d, format!("cannot be read: {e}")))?;
         // A blob that is not its descriptor's is that error first.
         if hex(&digests.blob) != d.hex || digests.blob_len != d.size {

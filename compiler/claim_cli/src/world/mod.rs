@@ -2,6 +2,16 @@
 //! loading, streamed hashing and git trees. Every failure is a diagnostic
 //! naming the path; none is a panic.
 
+pub mod beneath;
+pub mod dsse;
+pub mod gitattributes;
+pub mod gitcommit;
+pub mod gittree;
+pub mod layer;
+pub mod oci;
+mod path_hint;
+pub(crate) mod readahead;
+
 use crate::project::Kind;
 use claim_diagnostics::{Diagnostic, NewFile, Sources};
 use claim_eval::json;
@@ -41,7 +51,7 @@ pub struct FsWorld {
     pub sources: Arc<Mutex<Sources>>,
     max_load_bytes: u64,
     /// What reading an OCI layout may cost (`with_layouts`).
-    layouts: crate::oci::LayoutLimits,
+    layouts: crate::world::oci::LayoutLimits,
     /// Each JSON file's id in the sources, or why it could not be read,
     /// where no listing found its folder (which keep their own: `Folder`).
     /// Not the parsed document: a read decodes it at once, and kept
@@ -52,7 +62,7 @@ pub struct FsWorld {
     hash_cache: Cache<Arc<[u8]>>,
     hash512_cache: Cache<Arc<[u8]>>,
     /// The keys `public_key` read, by id, for `dsse` to verify with.
-    keys: Mutex<HashMap<[u8; 32], Arc<crate::dsse::Key>>>,
+    keys: Mutex<HashMap<[u8; 32], Arc<crate::world::dsse::Key>>>,
     tree_cache: Cache<[u8; 20]>,
     /// Canonical forms of the folders files were read from, with which of
     /// their entries are symlinks: most reads are of files in a few
@@ -76,7 +86,7 @@ pub struct FsWorld {
     /// which also walks only the path below the root, not every folder
     /// from `/` again for each of thousands of files. `None` where the
     /// root cannot be opened: then nothing can be read.
-    beneath: Option<crate::beneath::Beneath>,
+    beneath: Option<crate::world::beneath::Beneath>,
     /// Folders already listed by the search for `.claim` files, each
     /// taken (once) instead of listing it again: a receipt's folder was
     /// listed twice in a run, thousands of folders in a large one.
@@ -104,7 +114,7 @@ pub struct Target {
 struct Folder {
     real: PathBuf,
     entries: crate::project::Entries,
-    reads: crate::readahead::FolderReads,
+    reads: crate::world::readahead::FolderReads,
     /// The JSON files of this folder read so far, by name, and their ids
     /// in the sources: a module's receipts are in a folder of their own,
     /// so this table is small, stays in the cache of the core loading
@@ -134,9 +144,9 @@ impl FsWorld {
             dirs,
             sources,
             max_load_bytes,
-            layouts: crate::oci::LayoutLimits {
+            layouts: crate::world::oci::LayoutLimits {
                 max_json_bytes: max_load_bytes,
-                max_layer_bytes: crate::oci::DEFAULT_MAX_LAYER_BYTES,
+                max_layer_bytes: crate::world::oci::DEFAULT_MAX_LAYER_BYTES,
                 jobs: 1,
             },
             json_cache: Mutex::default(),
@@ -148,7 +158,7 @@ impl FsWorld {
             resolved: Mutex::default(),
             ahead: Mutex::default(),
             cwd: std::env::current_dir().ok(),
-            beneath: crate::beneath::Beneath::new(&real_root).ok(),
+            beneath: crate::world::beneath::Beneath::new(&real_root).ok(),
             real_root,
             listed: Mutex::default(),
             cold_folders: Default::default(),
@@ -223,7 +233,7 @@ impl FsWorld {
     }
 
     /// The root, held open, that every read is resolved beneath.
-    pub(crate) fn beneath(&self) -> std::io::Result<&crate::beneath::Beneath> {
+    pub(crate) fn beneath(&self) -> std::io::Result<&crate::world::beneath::Beneath> {
         self.beneath
             .as_ref()
             .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "the project root cannot be opened"))
@@ -360,7 +370,7 @@ impl FsWorld {
                     .at_loc(call.call, "names a file that does not exist");
                 // Where the path is written as a literal, the suggestion is
                 // a fix of its letters; else (a path built by `++`) help only.
-                let d = match (crate::path_hint::did_you_mean_path(p, full, names_in), call.literal) {
+                let d = match (crate::world::path_hint::did_you_mean_path(p, full, names_in), call.literal) {
                     (Some(close), Some(letters)) if !close.contains(['"', '\\', '{', '}']) => {
                         d.with_suggestion_at(letters, close)
                     }
@@ -519,7 +529,9 @@ impl FsWorld {
             meta.len()
         };
         let (bytes, waited) = if give_up {
-            match crate::readahead::read_unless_waiting(&mut file, size, self.max_load_bytes).map_err(cannot_read)? {
+            match crate::world::readahead::read_unless_waiting(&mut file, size, self.max_load_bytes)
+                .map_err(cannot_read)?
+            {
                 Some(bytes) => (bytes, false),
                 // Begun by the kernel, as the read found it: nothing of its
                 // folder needs beginning on its account (the load's read
@@ -527,7 +539,7 @@ impl FsWorld {
                 None => return Ok(None),
             }
         } else {
-            crate::readahead::read_noting_wait(&mut file, size, self.max_load_bytes).map_err(cannot_read)?
+            crate::world::readahead::read_noting_wait(&mut file, size, self.max_load_bytes).map_err(cannot_read)?
         };
         self.noted(target, waited);
         if bytes.len() as u64 > self.max_load_bytes {
@@ -565,18 +577,18 @@ impl FsWorld {
             if folder.reads.note(waited) {
                 let files = folder.entries.iter().filter(|(_, kind)| **kind == Kind::File);
                 files.for_each(|(name, _)| {
-                    crate::readahead::begin_read(&folder.real.join(name));
+                    crate::world::readahead::begin_read(&folder.real.join(name));
                 });
                 let cold = self.cold_folders.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 // Never beside the root: nothing outside the project is read.
                 let parent = (folder.real.parent())
-                    .filter(|p| cold >= crate::readahead::COLD_FOLDERS && within(p, &self.real_root));
+                    .filter(|p| cold >= crate::world::readahead::COLD_FOLDERS && within(p, &self.real_root));
                 let first = match (parent.map(Path::to_path_buf), self.cold_parents.lock()) {
                     (Some(p), Ok(mut seen)) => seen.insert(p),
                     _ => false,
                 };
                 if first {
-                    crate::readahead::begin_siblings(&folder.real);
+                    crate::world::readahead::begin_siblings(&folder.real);
                 }
             }
         }
@@ -675,7 +687,7 @@ fn within(path: &Path, root: &Path) -> bool {
 
 /// SHA-256 of a file, streamed in constant memory.
 pub fn sha256_file(path: &Path) -> std::io::Result<[u8; 32]> {
-    let (file, _) = crate::beneath::open_nonblocking(path)?;
+    let (file, _) = crate::world::beneath::open_nonblocking(path)?;
     sha256_of(&file).map(|(digest, _, _)| digest)
 }
 
@@ -705,7 +717,7 @@ fn digest_of<H: sha2::Digest>(f: &std::fs::File) -> std::io::Result<(Vec<u8>, bo
     let mut h = H::new();
     let mut len = 0u64;
     let waited = PIECE.with(|buf| {
-        crate::readahead::read_pieces(f, &mut buf.borrow_mut(), |piece| {
+        crate::world::readahead::read_pieces(f, &mut buf.borrow_mut(), |piece| {
             len += piece.len() as u64;
             h.update(piece);
         })
@@ -725,11 +737,11 @@ impl World for FsWorld {
             WorldFn::FileSha256 => self.file_sha256(call).map(|d| Value::digest(DigestKind::Sha256, &d)),
             WorldFn::FileSha512 => self.file_sha512(call).map(|d| Value::digest(DigestKind::Sha512, &d)),
             WorldFn::GitTree => self.git_tree(call).map(|d| Value::digest(DigestKind::Sha1, &d)),
-            WorldFn::OciImage => self.layout(kind, call, |at| crate::oci::read_image(at, text(0)?, ty, types)),
+            WorldFn::OciImage => self.layout(kind, call, |at| crate::world::oci::read_image(at, text(0)?, ty, types)),
             WorldFn::OciImageFor => {
-                self.layout(kind, call, |at| crate::oci::read_image_for(at, text(0)?, text(1)?, ty, types))
+                self.layout(kind, call, |at| crate::world::oci::read_image_for(at, text(0)?, text(1)?, ty, types))
             }
-            WorldFn::OciIndex => self.layout(kind, call, |at| crate::oci::read_index(at, text(0)?, ty, types)),
+            WorldFn::OciIndex => self.layout(kind, call, |at| crate::world::oci::read_index(at, text(0)?, ty, types)),
             WorldFn::GitCommit => self.git_commit(call, args.first(), ty, types),
             WorldFn::PublicKey => self.public_key(call, ty, types),
             WorldFn::Dsse => self.dsse(call, args, ty, types),
@@ -799,7 +811,7 @@ impl FsWorld {
             let beneath = self
                 .beneath()
                 .map_err(|e| Self::io_err(call, format!("cannot read the tree `{}`: {e}", call.path), &e))?;
-            crate::gittree::tree_id(beneath, &path).map_err(|e| match e.kind() {
+            crate::world::gittree::tree_id(beneath, &path).map_err(|e| match e.kind() {
                 std::io::ErrorKind::Unsupported => {
                     let d = Diagnostic::error(
                         "E0314",
@@ -829,13 +841,13 @@ impl FsWorld {
             WorldError::new(WorldCode::NotAKey, d)
         };
         let text = std::str::from_utf8(&bytes).map_err(|_| not_a_key("it is not text".into()))?;
-        let (key, id) = crate::dsse::parse_public_key(text).map_err(not_a_key)?;
+        let (key, id) = crate::world::dsse::parse_public_key(text).map_err(not_a_key)?;
         let algorithm = key.algorithm();
         if let Ok(mut keys) = self.keys.lock() {
             keys.insert(id, Arc::new(key));
         }
         let values = vec![Value::text(algorithm), Value::digest(DigestKind::Sha256, &id)];
-        let key = crate::oci::record_of(ty, types, values)
+        let key = crate::world::oci::record_of(ty, types, values)
             .ok_or_else(|| WorldError::internal("`std.dsse.PublicKey`", call.call))?;
         // Marked as read by `public_key`: `dsse` takes no key a program
         // wrote by hand (it names no key material, and which keys were
@@ -862,16 +874,16 @@ impl FsWorld {
                 .with_secondary(call.call, "read here");
             WorldError::new(WorldCode::NotJson, d)
         })?;
-        let envelope = crate::dsse::envelope(&doc)
+        let envelope = crate::world::dsse::envelope(&doc)
             .map_err(|(code, why)| refused(code, format!("`{}` cannot be verified: {why}", call.path)))?;
-        if envelope.payload_type != crate::dsse::IN_TOTO {
+        if envelope.payload_type != crate::world::dsse::IN_TOTO {
             return Err(refused(
                 WorldCode::PayloadTypeUnsupported,
                 format!(
                     "the payload type of `{}` is `{}`; Claim reads `{}` only",
                     call.path,
                     envelope.payload_type,
-                    crate::dsse::IN_TOTO
+                    crate::world::dsse::IN_TOTO
                 ),
             ));
         }
@@ -896,7 +908,7 @@ impl FsWorld {
             }
         }
         let known = self.keys.lock().map(|k| k.clone()).unwrap_or_default();
-        let message = crate::dsse::pae(&envelope.payload_type, &envelope.payload);
+        let message = crate::world::dsse::pae(&envelope.payload_type, &envelope.payload);
         let mut verified = Vec::new();
         for id in &ids {
             let Some(key) = known.get(id) else {
@@ -960,13 +972,14 @@ impl FsWorld {
             _ => return Err(WorldError::internal("a commit id", call.call)),
         };
         let path = self.directory(call, WorldCode::NotGitRepository, "`git_commit` needs a git repository")?;
-        let commit = crate::gitcommit::read_commit(&path, &id, call)?;
+        let commit = crate::world::gitcommit::read_commit(&path, &id, call)?;
         // Each id remembers the read it came from, for a diagnostic to say
         // which repository's commit records a tree that differs.
         let origin = claim_eval::Origin::hashed("git_commit", call.path, call.call);
         let sha1 = |b: &[u8; 20]| Value::digest(DigestKind::Sha1, b).with_origin(origin.clone());
         let values = vec![sha1(&id), sha1(&commit.tree), Value::list(commit.parents.iter().map(sha1).collect())];
-        crate::oci::record_of(ty, types, values).ok_or_else(|| WorldError::internal("`std.git.Commit`", call.call))
+        crate::world::oci::record_of(ty, types, values)
+            .ok_or_else(|| WorldError::internal("`std.git.Commit`", call.call))
     }
 
     /// An OCI layout's world call (`oci_image`, `oci_image_for`,
@@ -976,13 +989,13 @@ impl FsWorld {
         &self,
         kind: WorldFn,
         call: &WorldCall<'_>,
-        read: impl FnOnce(&crate::oci::LayoutCall<'_>) -> WorldResult<Value>,
+        read: impl FnOnce(&crate::world::oci::LayoutCall<'_>) -> WorldResult<Value>,
     ) -> WorldResult<Value> {
         let path =
             self.directory(call, WorldCode::NotAnImage, &format!("`{}` needs an OCI layout directory", kind.name()))?;
         let beneath =
             self.beneath().map_err(|e| Self::io_err(call, format!("cannot read `{}`: {e}", call.path), &e))?;
-        let value = read(&crate::oci::LayoutCall { dir: &path, call, limits: &self.layouts, beneath })?;
+        let value = read(&crate::world::oci::LayoutCall { dir: &path, call, limits: &self.layouts, beneath })?;
         // Each digest remembers the layout it was recomputed from: it is
         // evidence (`W0006` counts it), and a diagnostic can say where.
         Ok(value.with_digest_origins(&claim_eval::Origin::hashed(kind.name(), call.path, call.call)))
@@ -1016,7 +1029,7 @@ mod tests {
     fn below_is_the_rest_of_a_path_strictly_under_the_root() {
         use std::path::Path;
         let below = |p: &str, r: &str| {
-            crate::beneath::below(Path::new(p), Path::new(r)).map(|x| x.to_string_lossy().into_owned())
+            crate::world::beneath::below(Path::new(p), Path::new(r)).map(|x| x.to_string_lossy().into_owned())
         };
         assert_eq!(below("/a/b/c.json", "/a").as_deref(), Some("b/c.json"));
         assert_eq!(below("/a/b", "/a/").as_deref(), Some("b"));
@@ -1027,7 +1040,7 @@ mod tests {
         // As `Path::strip_prefix` answers, on canonical paths.
         for (p, r) in [("/x/y/z", "/x"), ("/x/yz", "/x/y"), ("/x/y", "/x/y"), ("/q", "/x")] {
             let std = Path::new(p).strip_prefix(r).ok().filter(|rest| !rest.as_os_str().is_empty());
-            assert_eq!(crate::beneath::below(Path::new(p), Path::new(r)), std, "{p} under {r}");
+            assert_eq!(crate::world::beneath::below(Path::new(p), Path::new(r)), std, "{p} under {r}");
         }
     }
 }

@@ -2,7 +2,7 @@
 //! layout, or (`--check`) print the diff and exit 1 where one would change.
 //! `-` formats standard input to standard output, as editors call it.
 
-use crate::human::render_all;
+use crate::output::human::render_all;
 use crate::project::display_name;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
