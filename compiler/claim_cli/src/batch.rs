@@ -308,7 +308,7 @@ fn load_and_check<'p>(
     clock.phase("load");
     let mut guessed_wrong = false;
     for (_, db, l) in dbs.iter_mut() {
-        let Some(evicted) = crate::parts::check_in_parts(db, l, opts) else {
+        let Some(evicted) = crate::check_parts::check_in_parts(db, l, opts) else {
             guessed_wrong = true;
             break;
         };
@@ -316,7 +316,7 @@ fn load_and_check<'p>(
         // (on a worker's stack: freeing a tree recurses as deep as it nests).
         std::thread::scope(|s| {
             if opts.jobs > 1 {
-                crate::par::spawn(s, move || drop(evicted));
+                crate::parallel::spawn(s, move || drop(evicted));
             } else {
                 drop(evicted);
             }
@@ -426,7 +426,7 @@ fn facts<'c>(
         // again afterwards on this thread.
         // A module's facts on one thread: they read each other (a thread
         // that needs a fact another is computing waits for it).
-        let runs = crate::par::runs(&facts, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
+        let runs = crate::parallel::runs(&facts, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
         // The JSON digests the W0006 lint compares, taken from each value on
         // the thread that just made it (see `collect_json_digests`).
         let holding = binding_types(compiled);
@@ -455,7 +455,7 @@ fn facts<'c>(
             }
             let table = FactTable::new(compiled, db.world(), &facts, &index, settings);
             let numbers: Vec<usize> = (0..facts.len()).collect();
-            let results = crate::par::map_runs_with(&(), &numbers, &runs, opts.jobs, |_, &i| {
+            let results = crate::parallel::map_runs_with(&(), &numbers, &runs, opts.jobs, |_, &i| {
                 let r = table.result(i);
                 let found = digests(&r, facts[i]);
                 (r, found)
@@ -463,7 +463,7 @@ fn facts<'c>(
             drop(table);
             (results, Some(index))
         } else {
-            let results = crate::par::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
+            let results = crate::parallel::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
                 let r = claim_eval::incremental::fact_result(db, l.program, fact);
                 let found = digests(&r, fact);
                 (r, found)
@@ -689,7 +689,7 @@ fn run_timed<'p>(
         // With one job, one thread: the lint runs after the witnesses. A
         // lint that panicked panics here: the run's handler reports it
         // (exit 101), never a run without its warnings.
-        let beside = crate::par::Beside::start(s, !opts.deny_warnings && opts.jobs > 1, lint);
+        let beside = crate::parallel::Beside::start(s, !opts.deny_warnings && opts.jobs > 1, lint);
         run_witnesses(opts, &loaded, &evaluators, &mut reports, &mut groups, &mut frontiers);
         if !opts.deny_warnings {
             late = beside.join();
@@ -798,7 +798,7 @@ fn run_witnesses(
         // beside the witnesses, not after them on one thread while the
         // other core waits.
         let (ran, checked) = std::thread::scope(|s| {
-            let beside = crate::par::Beside::start(s, opts.jobs > 1, check_all);
+            let beside = crate::parallel::Beside::start(s, opts.jobs > 1, check_all);
             let ran = run_parallel(ev, &witnesses, opts.jobs, opts.explain != Explain::Off, opts.timeout_per_witness);
             (ran, beside.join())
         });
@@ -941,7 +941,7 @@ fn run_parallel(
             })
             .collect();
     }
-    let runs = crate::par::runs(witnesses, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
+    let runs = crate::parallel::runs(witnesses, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Mutex<Vec<Option<WitnessReport>>> = Mutex::new(vec![None; witnesses.len()]);
     let deliberate_panic = std::env::var_os("CLAIM_INTERNAL_PANIC").is_some_and(|v| v == "worker");
@@ -976,7 +976,7 @@ fn run_parallel(
     // phases before, is reused rather than a new thread's started afresh.
     std::thread::scope(|s| {
         for _ in 1..jobs {
-            crate::par::spawn(s, work);
+            crate::parallel::spawn(s, work);
         }
         work();
     });

@@ -3,6 +3,7 @@
 //! and `claimc` are thin wrappers around [`batch::run`] and [`commands::run_check`].
 
 pub mod batch;
+pub mod check_parts;
 pub mod commands;
 pub mod db;
 pub mod lsp;
@@ -10,8 +11,7 @@ pub mod manifest;
 pub mod mutate;
 pub mod options;
 pub mod output;
-pub mod par;
-pub mod parts;
+pub mod parallel;
 pub mod project;
 pub mod selection;
 pub use claim_sema::stdlib;

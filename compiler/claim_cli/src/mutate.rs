@@ -9,8 +9,8 @@
 
 use crate::world::FsWorld;
 use claim_diagnostics::{Diagnostic, Sources};
+use claim_eval::fact_values::Known;
 use claim_eval::incremental::{evaluate_fact, FactFailure, FactResult, FactSettings};
-use claim_eval::known::Known;
 use claim_eval::mutants::{mutate, Leaf};
 use claim_eval::{run_witness, Evaluator, NoWorld, Value, WitnessReport};
 use claim_sema::hir::{self, WitnessStmtKind as S};
@@ -345,7 +345,7 @@ pub fn project<'c>(
     // facts' values; the parts' reports joined in the facts' order.
     let jobs = jobs.max(1).min(work.len().max(1));
     let parts: Vec<&[&hir::Fact]> = work.chunks(work.len().div_ceil(jobs).max(1)).collect();
-    let done = crate::par::map(&parts, jobs, |part| {
+    let done = crate::parallel::map(&parts, jobs, |part| {
         let mut facts = facts.clone();
         let mut leaves = Vec::new();
         let mut mutants = 0;

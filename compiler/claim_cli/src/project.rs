@@ -160,15 +160,15 @@ const WAITING_FOLDER: std::time::Duration = std::time::Duration::from_micros(60)
 /// and 81–92 ms with the rest of its 2,000 folders listed on sixteen).
 fn list_level<R: Send>(level: &[PathBuf], jobs: usize, list: impl Fn(&PathBuf) -> R + Sync) -> Vec<R> {
     if level.len() < 4 * SAMPLE_FOLDERS {
-        return crate::par::map(level, jobs, list);
+        return crate::parallel::map(level, jobs, list);
     }
     let (sample, rest) = level.split_at(SAMPLE_FOLDERS);
     let started = std::time::Instant::now();
-    let mut out = crate::par::map(sample, jobs, &list);
+    let mut out = crate::parallel::map(sample, jobs, &list);
     let per_folder = started.elapsed() * jobs.max(1) as u32 / SAMPLE_FOLDERS as u32;
     // `--jobs 1` asked for one thread, and gets it.
     let threads = if jobs > 1 && per_folder > WAITING_FOLDER { jobs.max(WAITING_THREADS) } else { jobs };
-    out.extend(crate::par::map(rest, threads, &list));
+    out.extend(crate::parallel::map(rest, threads, &list));
     out
 }
 
@@ -457,7 +457,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
             });
         }
     };
-    let fetched = crate::par::map(&firsts, jobs, |(module, path)| {
+    let fetched = crate::parallel::map(&firsts, jobs, |(module, path)| {
         (!claim_sema::db::is_std_module(module)).then(|| fetch(path, limits, cwd, &noted))
     });
     for ((module, path), fetched) in firsts.into_iter().zip(fetched) {
@@ -487,11 +487,11 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     if defer {
         // Only what came from files: the standard library is parsed below.
         let texts: Vec<&str> = files.iter().map(|file| &**file.text(db)).collect();
-        let uses = crate::par::map(&texts, jobs, |text| claim_syntax::uses::scan_uses(text));
+        let uses = crate::parallel::map(&texts, jobs, |text| claim_syntax::uses::scan_uses(text));
         scanned = Some(files.iter().copied().zip(uses).collect());
     } else {
-        crate::par::warm(db, &files, jobs, |db, file| {
-            let deep = claim_syntax::depth::deeper_than(&claim_sema::parse(db, *file).module, limit);
+        crate::parallel::warm(db, &files, jobs, |db, file| {
+            let deep = claim_syntax::nesting::deeper_than(&claim_sema::parse(db, *file).module, limit);
             if let Ok(mut d) = depths.lock() {
                 d.insert(*file, deep);
             }
@@ -521,7 +521,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
         let fid = file.file_id(db);
         let deep = depths
             .remove(&file)
-            .unwrap_or_else(|| claim_syntax::depth::deeper_than(&claim_sema::parse(db, file).module, limit));
+            .unwrap_or_else(|| claim_syntax::nesting::deeper_than(&claim_sema::parse(db, file).module, limit));
         if let Some((depth, at)) = deep {
             found.errors.push(
                 Diagnostic::error("E0012", format!("nesting deeper than the limit of {} levels", limits.max_nesting))

@@ -105,7 +105,7 @@ fn the_table_gives_every_fact_what_its_query_gives() {
             }
             let index = claim_eval::fact_table::index(&facts);
             let table = FactTable::new(compiled, db.world(), &facts, &index, settings);
-            let got = claim_cli::par::map(&order, jobs, |&i| (i, table.result(i)));
+            let got = claim_cli::parallel::map(&order, jobs, |&i| (i, table.result(i)));
             for (i, r) in got {
                 results[i] = Some(r);
             }

@@ -54,7 +54,7 @@ fn a_changed_receipt_reevaluates_only_what_reads_it() {
         for name in ["a", "a_plus_one", "b", "b_bytes"] {
             let (fact, _) = facts.values.iter().next().expect("a fact with a value");
             let fact = claim_sema::ty::GlobalName::of(fact.module.clone(), name.into());
-            if let Some(claim_eval::known::Known::Broken(b)) = facts.values.known(&fact) {
+            if let Some(claim_eval::fact_values::Known::Broken(b)) = facts.values.known(&fact) {
                 out.push(format!("{name}: {} broke with {}", b.fact.name, b.code));
             }
         }

@@ -18,7 +18,7 @@ pub use crate::frame::{Cx, Frame, TraceLine};
 use crate::ops::{arith, concat_lists, hashed, lit};
 pub use crate::ops::{compare, matches};
 
-pub use crate::known::{FactValues, Known};
+pub use crate::fact_values::{FactValues, Known};
 
 /// What fills the unused places of a built-in's arguments.
 static UNUSED: Value = Value { kind: V::Bool(false), origin: None };

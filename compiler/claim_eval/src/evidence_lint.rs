@@ -260,7 +260,7 @@ fn near_digests(warned: &[Warned<'_>], values: &[&Value]) -> Vec<Vec<(Loc, Strin
                     let Warned { image, own_file: own, .. } = &warned[i];
                     let found = &mut near[i];
                     if found.len() < NEAR_LABELLED && Some(at.file) != *own && !found.iter().any(|(l, _)| l == at) {
-                        if let Some(n) = crate::near::near_digits(x, image) {
+                        if let Some(n) = crate::near_miss::near_digits(x, image) {
                             found.push((*at, n));
                         }
                     }

@@ -7,8 +7,8 @@
 //! thread that needs it, by the same evaluation as the query's
 //! ([`evaluate_fact`]), so what a fact gives cannot differ between the two.
 
+use crate::fact_values::FactIndex;
 use crate::incremental::{evaluate_fact, gather_indexed, FactFailure, FactResult, FactSettings, Gathered};
-use crate::known::FactIndex;
 use crate::world::World;
 use claim_diagnostics::Diagnostic;
 use claim_sema::hir;

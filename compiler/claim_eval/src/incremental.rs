@@ -6,8 +6,8 @@
 //! that depend on them; everything else is reused.
 
 use crate::eval::Evaluator;
-use crate::known::Known;
-use crate::known::{FactIndex, FactValues};
+use crate::fact_values::Known;
+use crate::fact_values::{FactIndex, FactValues};
 use crate::refusal::{Broken, Stop};
 use crate::value::Value;
 use crate::world::{Types, World, WorldCall, WorldError, WorldResult};

@@ -4,7 +4,7 @@
 //! led there, and where the offending values came from.
 
 use crate::difference::{first_difference, more_differences, Difference};
-use crate::near::{near_digits, near_texts};
+use crate::near_miss::{near_digits, near_texts};
 use crate::refusal::{BrokenRead, Mentioned, Refusal};
 use crate::text::show;
 use crate::value::{Origin, Value};

@@ -3,11 +3,11 @@
 
 pub mod ast;
 pub mod compact;
-pub mod depth;
 pub mod digest;
 pub mod error;
 pub mod hex;
 pub mod lexer;
+pub mod nesting;
 pub mod parser;
 pub mod span;
 pub mod token;

@@ -148,7 +148,7 @@ fn main() {
             Some(ExplainArg::Failures) => Explain::Failures,
             Some(ExplainArg::All) => Explain::All,
         },
-        jobs: args.jobs.unwrap_or_else(claim_cli::par::default_jobs),
+        jobs: args.jobs.unwrap_or_else(claim_cli::parallel::default_jobs),
         color: claim_cli::use_color(),
         max_load_bytes: args.max_load_bytes,
         format: args.format,

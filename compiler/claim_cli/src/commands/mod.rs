@@ -23,7 +23,7 @@ pub fn run_check(paths: &[PathBuf], color: bool, format: crate::output::formats:
     let opts = BatchOptions {
         color,
         format,
-        jobs: crate::par::default_jobs(),
+        jobs: crate::parallel::default_jobs(),
         // The process exits after the check: the operating system takes
         // the databases' memory back faster than freeing it node by node.
         exit_after: true,
@@ -64,11 +64,11 @@ pub fn graph(paths: &[PathBuf], format: GraphFormat, with_verdicts: bool) -> cra
     let mut out = String::new();
     // Parsed and checked on every core (the serial compile then finds each
     // module's check done, and orders the graph as before).
-    let jobs = crate::par::default_jobs();
+    let jobs = crate::parallel::default_jobs();
     for p in &projects {
         let l = crate::project::load_with(&db, &mut sources, p, &crate::project::Limits::default(), jobs);
         let files: Vec<claim_sema::SourceFile> = l.program.modules(&db).values().copied().collect();
-        crate::par::warm(&db, &files, jobs, |db, file| {
+        crate::parallel::warm(&db, &files, jobs, |db, file| {
             claim_sema::summary::module_summary(db, l.program, *file);
         });
         let compiled = claim_sema::compile(&db, l.program);

@@ -3,7 +3,7 @@
 //! the `--explain` traces, the open frontiers and the summary line.
 
 use crate::options::{BatchOptions, Explain};
-use crate::par::Beside;
+use crate::parallel::Beside;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
 use claim_eval::broken::BrokenReport;
@@ -128,7 +128,7 @@ pub(crate) fn render_in_parts(shown: &[&Diagnostic], sources: &Sources, opts: &B
         return render(shown);
     }
     let parts: Vec<&[&Diagnostic]> = shown.chunks(shown.len().div_ceil(opts.jobs)).collect();
-    crate::par::map(&parts, opts.jobs, |part| render(part)).concat()
+    crate::parallel::map(&parts, opts.jobs, |part| render(part)).concat()
 }
 
 /// Fewer diagnostics than this are rendered on the report's own thread.

@@ -247,7 +247,7 @@ const AHEAD: usize = 256;
 /// `AHEAD` files are kept begun ahead of the hashing.
 fn hash_files(b: &Beneath, files: &[File]) -> io::Result<Vec<[u8; 20]>> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-    let jobs = crate::par::default_jobs().min(files.len().max(1));
+    let jobs = crate::parallel::default_jobs().min(files.len().max(1));
     let next = AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(files.len()));
     let reads = crate::world::readahead::FolderReads::default();

@@ -464,7 +464,7 @@ impl FsWorld {
         // and hashed as the world's tables are, not by SipHash.)
         let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(calls.len(), Default::default());
         calls.retain(|c| seen.insert((c.from, c.path)));
-        crate::par::map(&calls, jobs, |call| self.read_ahead(call));
+        crate::parallel::map(&calls, jobs, |call| self.read_ahead(call));
     }
 
     /// A JSON file's text, read and added to the sources, and its id there.

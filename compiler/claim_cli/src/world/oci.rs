@@ -623,7 +623,7 @@ impl Layout<'_> {
             media.push((i, c));
         }
         let results =
-            crate::par::map(&media, self.limits.jobs, |&(i, c)| self.verify_layer(i, &layers[i], c, &diff_ids[i]));
+            crate::parallel::map(&media, self.limits.jobs, |&(i, c)| self.verify_layer(i, &layers[i], c, &diff_ids[i]));
         results.into_iter().collect()
     }
 

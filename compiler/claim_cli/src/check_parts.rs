@@ -63,7 +63,7 @@ pub(crate) fn check_in_parts(
                 // What loading would have found had it parsed this module.
                 let tree = &claim_sema::parse(db, *file).module;
                 if !claim_syntax::uses::scan_agrees(uses, tree)
-                    || claim_syntax::depth::deeper_than(tree, limit).is_some()
+                    || claim_syntax::nesting::deeper_than(tree, limit).is_some()
                 {
                     guessed_wrong.store(true, Ordering::Relaxed);
                 }
