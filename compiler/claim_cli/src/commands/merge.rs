@@ -165,22 +165,8 @@ pub fn merge(paths: &[PathBuf], json_out: bool) -> Output {
         }
     }
     let tool = docs[0]["tool"].clone();
-    let mut doc = json!({
-        "version": 1,
-        "tool": tool,
-        "exit_code": code,
-        "summary": {
-            "total": witnesses.len(),
-            "passed": passed,
-            "failed": failed,
-            "dissolved": dissolved,
-            "broken": unexpected,
-        },
-        "witnesses": witnesses,
-        "frontiers": frontiers,
-        "broken": broken,
-        "diagnostics": diagnostics,
-    });
+    let counts = crate::output::formats::Counts { passed, failed, dissolved, unexpected };
+    let mut doc = crate::output::formats::document(tool, code, counts, (witnesses, frontiers, broken), diagnostics);
     if let Some(mut run) = identity {
         run["shard"] = json!({ "index": 1, "count": 1 });
         doc["run"] = run;

@@ -231,23 +231,10 @@ fn json_doc(r: &RunReport<'_>) -> String {
         })
         .collect();
     let unexpected = r.unexpected().count();
-    let doc = json!({
-        "version": 1,
-        "tool": { "name": r.tool, "version": env!("CARGO_PKG_VERSION") },
-        "exit_code": r.code,
-        "summary": {
-            "total": r.witnesses.len(),
-            "passed": passed,
-            "failed": failed,
-            "dissolved": dissolved,
-            "broken": unexpected,
-        },
-        "witnesses": witnesses,
-        "frontiers": frontiers,
-        "broken": broken,
-        "diagnostics": r.diagnostics.iter().map(|d| diagnostic_json(d, r.sources)).collect::<Vec<_>>(),
-    });
-    let mut doc = doc;
+    let diagnostics = r.diagnostics.iter().map(|d| diagnostic_json(d, r.sources)).collect();
+    let tool = json!({ "name": r.tool, "version": env!("CARGO_PKG_VERSION") });
+    let counts = Counts { passed, failed, dissolved, unexpected };
+    let mut doc = document(tool, r.code, counts, (witnesses, frontiers, broken), diagnostics);
     if let Some(m) = &r.mutate {
         doc["mutate"] = m.clone();
     }
@@ -259,6 +246,44 @@ fn json_doc(r: &RunReport<'_>) -> String {
         });
     }
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+/// The counts of a report's summary.
+pub struct Counts {
+    pub passed: usize,
+    pub failed: usize,
+    pub dissolved: usize,
+    /// Broken facts no witness expected.
+    pub unexpected: usize,
+}
+
+/// The JSON report (`docs/claim-batch.schema.json`) of a run or of merged
+/// shards: its version, tool, exit code, summary and the lists of
+/// witnesses, frontiers, broken facts and diagnostics (the `run` and
+/// `mutate` parts are the caller's).
+pub fn document(
+    tool: Value,
+    code: i32,
+    counts: Counts,
+    (witnesses, frontiers, broken): (Vec<Value>, Vec<Value>, Vec<Value>),
+    diagnostics: Vec<Value>,
+) -> Value {
+    json!({
+        "version": 1,
+        "tool": tool,
+        "exit_code": code,
+        "summary": {
+            "total": witnesses.len(),
+            "passed": counts.passed,
+            "failed": counts.failed,
+            "dissolved": counts.dissolved,
+            "broken": counts.unexpected,
+        },
+        "witnesses": witnesses,
+        "frontiers": frontiers,
+        "broken": broken,
+        "diagnostics": diagnostics,
+    })
 }
 
 fn junit(r: &RunReport<'_>) -> String {
