@@ -12,7 +12,7 @@ use std::process::Command;
 /// Whether the in-toto library is installed; CI must have it.
 fn has_in_toto() -> bool {
     let has = Command::new("python3")
-        .args(["-c", "import in_toto, securesystemslib.dsse"])
+        .args(["-c", "import in_toto, securesystemslib.dsse, cryptography"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !has {
