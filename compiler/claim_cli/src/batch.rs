@@ -634,8 +634,9 @@ fn run_timed<'p>(
     if let Err(out) = load_and_check(opts, Tool::Batch, projects, state, clock) {
         return out;
     }
+    let state = &*state;
     let shared = state.shared.clone();
-    let sources_now = || shared.lock().map(|s| s.clone()).unwrap_or_default();
+    let sources_now = || state.sources_now();
     let dbs = &state.dbs;
     let (loaded, diags) = programs(state);
     let mut diags = match runnable(opts, &loaded, diags, &sources_now()) {
