@@ -500,18 +500,10 @@ fn main() {
             }
             let m = median(times);
             println!("parse {} files, {bytes} bytes: median {:.3} s ({:.1} MB/s)", texts.len(), m.as_secs_f64(), bytes as f64 / 1e6 / m.as_secs_f64());
-            // The chumsky grammar alone, without the descent, the same rounds.
-            let mut times = Vec::new();
-            for _ in 0..rounds {
-                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::parser::parse_module_by_combinators(t).module.items.len()).sum::<usize>());
-                times.push(d);
-            }
-            let c = median(times);
-            println!("  the chumsky grammar alone: median {:.3} s ({:.1} MB/s)", c.as_secs_f64(), bytes as f64 / 1e6 / c.as_secs_f64());
             // The lexer alone (the tokens the parser reads), the same rounds.
             let mut times = Vec::new();
             for _ in 0..rounds {
-                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::lexer::lex_compact(t).toks.len()).sum::<usize>());
+                let (d, _) = time(|| texts.iter().map(|t| claim_syntax::lexer::lex(t).tokens.len()).sum::<usize>());
                 times.push(d);
             }
             let l = median(times);

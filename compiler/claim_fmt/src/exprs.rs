@@ -5,30 +5,8 @@
 use crate::cat;
 use crate::doc::Doc;
 use crate::layout::{bracketed, lines, ty, Inside, Mode, Printer};
-use claim_syntax::ast::{BinOp, BlockStmt, Expr, ExprKind, FieldInit, MatchArm, Pattern, PatternKind};
+use claim_syntax::ast::{power, BinOp, BlockStmt, Expr, ExprKind, FieldInit, MatchArm, Pattern, PatternKind};
 use claim_syntax::Span;
-
-/// Binding strength, as the parser's operator table has it; atoms bind
-/// tightest, and an `if` (whose `else` branch runs to the end) least.
-fn prec(e: &Expr) -> u8 {
-    match &e.kind {
-        ExprKind::Binary(op, ..) => binop_prec(*op),
-        ExprKind::Not(_) => 3,
-        ExprKind::Is(..) => 4,
-        ExprKind::If(..) => 0,
-        _ => 8,
-    }
-}
-
-fn binop_prec(op: BinOp) -> u8 {
-    match op {
-        BinOp::Or => 1,
-        BinOp::And => 2,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 4,
-        BinOp::Concat | BinOp::Add | BinOp::Sub => 5,
-        BinOp::Mul | BinOp::Div => 6,
-    }
-}
 
 impl Printer<'_> {
     pub(crate) fn expr(&mut self, e: &Expr, mode: Mode) -> Doc {
@@ -37,7 +15,7 @@ impl Printer<'_> {
 
     /// `e` as an operand that must bind at least as tightly as `min`.
     fn operand(&mut self, e: &Expr, min: u8, mode: Mode) -> Doc {
-        if prec(e) < min {
+        if e.kind.binding_power() < min {
             cat!["(", self.expr(e, Mode::Full), ")"]
         } else {
             self.expr(e, mode)
@@ -53,9 +31,9 @@ impl Printer<'_> {
             ExprKind::Bool(b) => Doc::text(if *b { "true" } else { "false" }),
             ExprKind::None => "None".into(),
             ExprKind::Name(id) => Doc::text(id.name.as_str()),
-            ExprKind::Field(base, f) => cat![self.operand(base, 7, mode), ".", f.name.as_str()],
+            ExprKind::Field(base, f) => cat![self.operand(base, power::POSTFIX, mode), ".", f.name.as_str()],
             ExprKind::Call(callee, args) => {
-                let callee_doc = self.operand(callee, 7, mode);
+                let callee_doc = self.operand(callee, power::POSTFIX, mode);
                 if let [arg] = args.as_slice() {
                     // One bracketed argument hugs the call's parentheses:
                     // `Key(fold(` … `))` rather than a staircase.
@@ -95,9 +73,9 @@ impl Printer<'_> {
                 Doc::group(cat!["[", Doc::indent(body), Doc::SoftLine, "]"])
             }
             ExprKind::Binary(op, ..) => self.binary_chain(e, *op, mode),
-            ExprKind::Not(inner) => cat!["not ", self.operand(inner, 3, mode)],
+            ExprKind::Not(inner) => cat!["not ", self.operand(inner, power::NOT, mode)],
             ExprKind::Is(subject, pat) => {
-                let s = self.operand(subject, 5, mode);
+                let s = self.operand(subject, power::IS + 1, mode);
                 let p = self.pattern(pat);
                 let braced = matches!(&pat.kind, PatternKind::Variant { fields: Some(_), .. });
                 if mode == Mode::Cond && braced {
@@ -129,12 +107,12 @@ impl Printer<'_> {
     /// `a op b op c`, flattened over one precedence level so that a long
     /// chain breaks before each operator at one indentation.
     fn binary_chain(&mut self, e: &Expr, op: BinOp, mode: Mode) -> Doc {
-        let level = binop_prec(op);
+        let level = BinOp::binding_power(op);
         let mut operands: Vec<(Option<BinOp>, &Expr)> = Vec::new();
         let mut cur = e;
         // Walk down the left spine while it stays on this level.
         while let ExprKind::Binary(o, l, r) = &cur.kind {
-            if binop_prec(*o) != level || (level == 4 && !std::ptr::eq(cur, e)) {
+            if BinOp::binding_power(*o) != level || (o.is_comparison() && !std::ptr::eq(cur, e)) {
                 break;
             }
             operands.push((Some(*o), r));
@@ -143,7 +121,7 @@ impl Printer<'_> {
         operands.push((None, cur));
         operands.reverse();
         // Comparisons do not chain: both sides bind tighter.
-        let left_min = if level == 4 { level + 1 } else { level };
+        let left_min = if op.is_comparison() { level + 1 } else { level };
         let mut rest = Vec::new();
         let mut first = Doc::Nil;
         for (i, (o, x)) in operands.iter().enumerate() {

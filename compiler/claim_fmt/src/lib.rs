@@ -28,7 +28,7 @@ pub fn format_source(src: &str) -> Result<String, Vec<SyntaxError>> {
     if !parsed.errors.is_empty() {
         return Err(parsed.errors);
     }
-    let comments = claim_syntax::lexer::lex_compact(src).comments;
+    let comments = claim_syntax::lexer::lex(src).comments;
     let mut p = layout::Printer::new(src, comments);
     let doc = p.module(&parsed.module);
     Ok(doc::render(&doc, WIDTH, INDENT))

@@ -4,7 +4,7 @@
 //! parse yet (`produced(candidate, ` has no `)`).
 
 use claim_sema::{Db, Program, SourceFile};
-use claim_syntax::token::Token;
+use claim_syntax::token::{RawToken as P, Token};
 
 /// A callee's signature, the byte ranges of its parameters in `label`, and
 /// which one the cursor is in.
@@ -22,37 +22,40 @@ pub struct Signature {
 pub fn signature_help(db: &dyn Db, program: Program, file: SourceFile, offset: u32) -> Option<Signature> {
     let text = file.text(db);
     let before = text.get(..offset as usize)?;
-    let tokens = claim_syntax::lexer::lex(before).tokens;
+    let lexed = claim_syntax::lexer::lex(before);
+    let tokens = &lexed.tokens;
     // Back to the `(` that is still open, counting the commas between.
     let (mut depth, mut commas) = (0usize, 0u32);
     let mut open = None;
     for (i, (t, _)) in tokens.iter().enumerate().rev() {
         match t {
-            Token::Punct(")" | "]" | "}") | Token::InterpClose => depth += 1,
-            Token::Punct("(") if depth == 0 => {
+            Token::Punct(P::RParen | P::RBracket | P::RBrace) | Token::InterpClose => depth += 1,
+            Token::Punct(P::LParen) if depth == 0 => {
                 open = Some(i);
                 break;
             }
-            Token::Punct("(" | "[" | "{") | Token::InterpOpen => match depth.checked_sub(1) {
+            Token::Punct(P::LParen | P::LBracket | P::LBrace) | Token::InterpOpen => match depth.checked_sub(1) {
                 Some(d) => depth = d,
                 // An open list, record or text: not a call's argument.
                 None => return None,
             },
-            Token::Punct(",") if depth == 0 => commas += 1,
+            Token::Punct(P::Comma) if depth == 0 => commas += 1,
             // A statement's end: no call spans it.
-            Token::Punct(";") if depth == 0 => return None,
+            Token::Punct(P::Semi) if depth == 0 => return None,
             _ => {}
         }
     }
     let open = open?;
     let name = match tokens.get(open.checked_sub(1)?)? {
-        (Token::Ident(n), _) => n.as_str(),
+        (Token::Ident(n), _) => lexed.values.names.get(*n as usize)?.as_str(),
         _ => return None,
     };
     // `m.f(`: a function of an imported module.
     let token = |back: usize| open.checked_sub(back).and_then(|i| tokens.get(i));
     let module = match (token(3), token(2)) {
-        (Some((Token::Ident(m), _)), Some((Token::Punct("."), _))) => Some(m.as_str()),
+        (Some((Token::Ident(m), _)), Some((Token::Punct(P::Dot), _))) => {
+            lexed.values.names.get(*m as usize).map(|m| m.as_str())
+        }
         _ => None,
     };
     let mut sig = function(db, program, file, module, name).or_else(|| builtin(module, name))?;

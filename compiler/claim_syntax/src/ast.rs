@@ -244,6 +244,66 @@ impl BinOp {
     pub fn is_comparison(self) -> bool {
         matches!(self, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
     }
+
+    /// How tightly the operator binds (every binary operator associates
+    /// to the left): the one precedence table, which the parser's operator
+    /// table and the formatter's parentheses both read. The forms that are
+    /// not binary operators have their places in [`power`].
+    pub fn binding_power(self) -> u8 {
+        match self {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 4,
+            BinOp::Concat | BinOp::Add | BinOp::Sub => 5,
+            BinOp::Mul | BinOp::Div => 6,
+        }
+    }
+
+    /// Every operator, loosest first.
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Or,
+        BinOp::And,
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Lt,
+        BinOp::Le,
+        BinOp::Gt,
+        BinOp::Ge,
+        BinOp::Concat,
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+    ];
+}
+
+/// Where the forms that are not binary operators sit in the precedence
+/// table of [`BinOp::binding_power`].
+pub mod power {
+    /// An `if`: its `else` branch runs to the end, so it binds least.
+    pub const IF: u8 = 0;
+    /// `not e`: looser than a comparison, tighter than `and`.
+    pub const NOT: u8 = 3;
+    /// `e is P`: as tight as a comparison.
+    pub const IS: u8 = 4;
+    /// `e.f` and `e(…)`.
+    pub const POSTFIX: u8 = 7;
+    /// An atom: nothing binds tighter.
+    pub const ATOM: u8 = 8;
+}
+
+impl ExprKind {
+    /// How tightly this form binds, in the table of
+    /// [`BinOp::binding_power`] and [`power`].
+    pub fn binding_power(&self) -> u8 {
+        match self {
+            ExprKind::Binary(op, ..) => op.binding_power(),
+            ExprKind::Not(_) => power::NOT,
+            ExprKind::Is(..) => power::IS,
+            ExprKind::If(..) => power::IF,
+            _ => power::ATOM,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,30 +5,35 @@
 //! Lexing never fails: anything unreadable becomes an `Error` token plus a
 //! `SyntaxError`, so the parser can go on and report more.
 
-use crate::compact::{Compact, Tok};
 use crate::digest::DigestKind;
 use crate::error::SyntaxError;
 use crate::span::Span;
-use crate::token::{Keyword, RawToken};
+use crate::token::{Keyword, RawToken, Token, Values};
 use logos::Logos;
 
-pub use crate::compact::Lexed;
-
-/// Lexes `src` into owned tokens.
-pub fn lex(src: &str) -> Lexed {
-    lex_compact(src).expand()
+/// The result of lexing one file.
+#[derive(Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<(Token, Span)>,
+    /// The names, texts and numbers the tokens hold.
+    pub values: Values,
+    /// Doc comments (`///`), in order, with the text after `///`.
+    pub docs: Vec<(Span, String)>,
+    /// Every comment, `//` and `///` alike, as written (trailing blanks
+    /// trimmed): what the formatter keeps in place.
+    pub comments: Vec<(Span, String)>,
+    pub errors: Vec<SyntaxError>,
 }
 
-/// Lexes `src` into tokens of eight bytes and their values beside them
-/// (what the parser reads; see `compact.rs`).
-pub fn lex_compact(src: &str) -> Compact {
+/// Lexes `src` into tokens and their values (see [`Token`]).
+pub fn lex(src: &str) -> Lexed {
     // Sized for the usual density (a token per four to five bytes of
     // code): growing the list as it went copied it a dozen times, a
     // fourteenth of the parse. The list lives only as long as the parse;
     // past a million tokens (a file of megabytes, perhaps all comment) it
     // grows as it needs instead of reserving for a density it may not have.
-    let toks = Vec::with_capacity((src.len() / 4 + 8).min(1 << 20));
-    let mut lx = Lexer { src, pos: 0, out: Compact { toks, ..Compact::default() } };
+    let tokens = Vec::with_capacity((src.len() / 4 + 8).min(1 << 20));
+    let mut lx = Lexer { src, pos: 0, out: Lexed { tokens, ..Lexed::default() } };
     lx.code(false);
     lx.out
 }
@@ -36,12 +41,12 @@ pub fn lex_compact(src: &str) -> Compact {
 struct Lexer<'s> {
     src: &'s str,
     pos: usize,
-    out: Compact,
+    out: Lexed,
 }
 
 impl<'s> Lexer<'s> {
-    fn push(&mut self, tok: Tok, start: usize, end: usize) {
-        self.out.toks.push((tok, Span::new(start, end)));
+    fn push(&mut self, tok: Token, start: usize, end: usize) {
+        self.out.tokens.push((tok, Span::new(start, end)));
     }
 
     /// The index the next value of `list` will have.
@@ -68,8 +73,8 @@ impl<'s> Lexer<'s> {
                 let tok = match res {
                     Err(()) => {
                         // A run of unreadable characters is one error.
-                        if let (Some(last), Some((Tok::Error, prev))) =
-                            (self.out.errors.last_mut(), self.out.toks.last_mut())
+                        if let (Some(last), Some((Token::Error, prev))) =
+                            (self.out.errors.last_mut(), self.out.tokens.last_mut())
                         {
                             if last.code == "E0002" && last.span.end as usize == start && prev.end as usize == start {
                                 last.span.end = end as u32;
@@ -88,7 +93,7 @@ impl<'s> Lexer<'s> {
                             format!("unexpected character `{}`", ch.escape_default()),
                             "not part of any token",
                         ));
-                        Tok::Error
+                        Token::Error
                     }
                     Ok(RawToken::Comment) => {
                         self.out.comments.push((Span::new(start, end), slice.trim_end().to_string()));
@@ -102,30 +107,30 @@ impl<'s> Lexer<'s> {
                         continue;
                     }
                     Ok(RawToken::Quote) => {
-                        self.push(Tok::StrStart, start, end);
+                        self.push(Token::StrStart, start, end);
                         self.pos = end;
                         self.text(start);
                         continue 'restart;
                     }
                     Ok(RawToken::LBrace) => {
                         depth += 1;
-                        Tok::Punct(RawToken::LBrace)
+                        Token::Punct(RawToken::LBrace)
                     }
                     Ok(RawToken::RBrace) => {
                         if interpolation && depth == 0 {
-                            self.push(Tok::InterpClose, start, end);
+                            self.push(Token::InterpClose, start, end);
                             self.pos = end;
                             return;
                         }
                         depth = depth.saturating_sub(1);
-                        Tok::Punct(RawToken::RBrace)
+                        Token::Punct(RawToken::RBrace)
                     }
                     Ok(RawToken::Ident) => match Keyword::lookup(slice) {
-                        Some(kw) => Tok::Kw(kw),
+                        Some(kw) => Token::Kw(kw),
                         None => {
-                            let i = Self::next_index(&self.out.pay.names);
-                            self.out.pay.names.push(crate::ast::Name::new(slice));
-                            Tok::Ident(i)
+                            let i = Self::next_index(&self.out.values.names);
+                            self.out.values.names.push(crate::ast::Name::new(slice));
+                            Token::Ident(i)
                         }
                     },
                     Ok(RawToken::Number) => self.number(slice, start, end),
@@ -143,9 +148,9 @@ impl<'s> Lexer<'s> {
                             )
                             .with_help("digest literals are `sha256:`, `sha1:` or `sha512:` and their hex"),
                         );
-                        Tok::Error
+                        Token::Error
                     }
-                    Ok(p) => Tok::Punct(p),
+                    Ok(p) => Token::Punct(p),
                 };
                 self.push(tok, start, end);
             }
@@ -157,7 +162,7 @@ impl<'s> Lexer<'s> {
                     "unterminated interpolation in text literal",
                     "this `{` is never closed",
                 ));
-                self.push(Tok::InterpClose, self.pos, self.pos);
+                self.push(Token::InterpClose, self.pos, self.pos);
             }
             return;
         }
@@ -180,14 +185,14 @@ impl<'s> Lexer<'s> {
                     )
                     .with_help("close the text with `\"`"),
                 );
-                self.push(Tok::StrEnd, self.pos, self.pos);
+                self.push(Token::StrEnd, self.pos, self.pos);
                 return;
             };
             let at = self.pos;
             match c {
                 '"' => {
                     self.flush(&mut chunk, chunk_start);
-                    self.push(Tok::StrEnd, at, at + 1);
+                    self.push(Token::StrEnd, at, at + 1);
                     self.pos = at + 1;
                     return;
                 }
@@ -208,7 +213,7 @@ impl<'s> Lexer<'s> {
                 }
                 '{' => {
                     self.flush(&mut chunk, chunk_start);
-                    self.push(Tok::InterpOpen, at, at + 1);
+                    self.push(Token::InterpOpen, at, at + 1);
                     self.pos = at + 1;
                     self.code(true);
                     chunk_start = self.pos;
@@ -240,9 +245,9 @@ impl<'s> Lexer<'s> {
 
     fn flush(&mut self, chunk: &mut String, start: usize) {
         if !chunk.is_empty() {
-            let i = Self::next_index(&self.out.pay.texts);
-            self.out.pay.texts.push(std::mem::take(chunk));
-            self.push(Tok::StrChunk(i), start, self.pos);
+            let i = Self::next_index(&self.out.values.texts);
+            self.out.values.texts.push(std::mem::take(chunk));
+            self.push(Token::StrChunk(i), start, self.pos);
         }
     }
 
@@ -302,7 +307,7 @@ impl<'s> Lexer<'s> {
         (None, len)
     }
 
-    fn number(&mut self, slice: &str, start: usize, end: usize) -> Tok {
+    fn number(&mut self, slice: &str, start: usize, end: usize) -> Token {
         let split = slice.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(slice.len());
         let (digits, unit) = slice.split_at(split);
         let clean: String = digits.chars().filter(|c| *c != '_').collect();
@@ -312,10 +317,10 @@ impl<'s> Lexer<'s> {
                 SyntaxError::new("E0006", span, "integer literal out of range", "does not fit in a 64-bit signed Int")
                     .with_help("the largest Int is 9223372036854775807"),
             );
-            return Tok::Error;
+            return Token::Error;
         };
         let factor: i64 = match unit {
-            "" => return self.number_tok(n, Tok::Int),
+            "" => return self.number_tok(n, Token::Int),
             "ms" => 1,
             "s" => 1_000,
             "min" => 60_000,
@@ -328,11 +333,11 @@ impl<'s> Lexer<'s> {
                             "the duration units are `ms`, `s`, `min`, `h` and `d`, written right after the number",
                         ),
                 );
-                return Tok::Error;
+                return Token::Error;
             }
         };
         match n.checked_mul(factor) {
-            Some(ms) => self.number_tok(ms, Tok::Duration),
+            Some(ms) => self.number_tok(ms, Token::Duration),
             None => {
                 self.error(SyntaxError::new(
                     "E0006",
@@ -340,24 +345,24 @@ impl<'s> Lexer<'s> {
                     "duration literal out of range",
                     "more milliseconds than a 64-bit signed Int holds",
                 ));
-                Tok::Error
+                Token::Error
             }
         }
     }
 
-    fn number_tok(&mut self, n: i64, tok: fn(u32) -> Tok) -> Tok {
-        let i = Self::next_index(&self.out.pay.numbers);
-        self.out.pay.numbers.push(n);
+    fn number_tok(&mut self, n: i64, tok: fn(u32) -> Token) -> Token {
+        let i = Self::next_index(&self.out.values.numbers);
+        self.out.values.numbers.push(n);
         tok(i)
     }
 
-    fn digest_tok(&mut self, kind: DigestKind, hex: &str) -> Tok {
-        let i = Self::next_index(&self.out.pay.texts);
-        self.out.pay.texts.push(hex.to_string());
-        Tok::Digest(kind, i)
+    fn digest_tok(&mut self, kind: DigestKind, hex: &str) -> Token {
+        let i = Self::next_index(&self.out.values.texts);
+        self.out.values.texts.push(hex.to_string());
+        Token::Digest(kind, i)
     }
 
-    fn digest(&mut self, kind: DigestKind, slice: &str, start: usize, end: usize) -> Tok {
+    fn digest(&mut self, kind: DigestKind, slice: &str, start: usize, end: usize) -> Token {
         let body = &slice[kind.prefix().len() + 1..];
         let span = Span::new(start, end);
         let want = kind.hex_len();
@@ -396,7 +401,7 @@ impl<'s> Lexer<'s> {
                     ));
                 }
                 self.error(e);
-                Tok::Error
+                Token::Error
             }
         }
     }
@@ -405,32 +410,43 @@ impl<'s> Lexer<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::token::Token;
+    use crate::token::punct;
 
-    fn toks(src: &str) -> Vec<Token> {
-        lex(src).tokens.into_iter().map(|(t, _)| t).collect()
+    /// Each token with the value it holds, as text.
+    fn toks(src: &str) -> Vec<String> {
+        let l = lex(src);
+        l.tokens
+            .iter()
+            .map(|&(t, _)| match t {
+                Token::Ident(i) => format!("name {}", l.values.name(i)),
+                Token::Int(i) => format!("int {}", l.values.number(i)),
+                Token::Duration(i) => format!("ms {}", l.values.number(i)),
+                Token::StrChunk(i) => format!("chunk {}", l.values.text(i)),
+                Token::Punct(p) => punct(p).to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect()
     }
 
     #[test]
     fn durations_and_ints() {
-        assert_eq!(toks("3h 250ms 1_000"), vec![Token::Duration(10_800_000), Token::Duration(250), Token::Int(1000)]);
+        assert_eq!(toks("3h 250ms 1_000"), ["ms 10800000", "ms 250", "int 1000"]);
     }
 
     #[test]
     fn nested_interpolation() {
         let t = toks(r#""a{join(xs, ", ")}b""#);
-        assert_eq!(t[0], Token::StrStart);
-        assert_eq!(t[1], Token::StrChunk("a".into()));
-        assert_eq!(t[2], Token::InterpOpen);
-        assert!(t.contains(&Token::StrChunk(", ".into())));
-        assert_eq!(t[t.len() - 2], Token::StrChunk("b".into()));
+        assert_eq!(t[..3], ["StrStart", "chunk a", "InterpOpen"]);
+        assert!(t.iter().any(|t| t == "chunk , "));
+        assert_eq!(t[t.len() - 2], "chunk b");
+        assert_eq!(t[t.len() - 1], "StrEnd");
     }
 
     #[test]
     fn braces_nest_inside_interpolation() {
         let t = toks(r#""{W { a: 1 }}""#);
-        assert_eq!(t.iter().filter(|t| **t == Token::Punct("}")).count(), 1);
-        assert_eq!(t.iter().filter(|t| **t == Token::InterpClose).count(), 1);
+        assert_eq!(t.iter().filter(|t| *t == "}").count(), 1);
+        assert_eq!(t.iter().filter(|t| *t == "InterpClose").count(), 1);
     }
 
     #[test]
@@ -443,6 +459,6 @@ mod tests {
 
     #[test]
     fn field_named_sha256() {
-        assert_eq!(toks("sha256: x")[0], Token::Ident("sha256".into()));
+        assert_eq!(toks("sha256: x")[0], "name sha256");
     }
 }

@@ -2,7 +2,6 @@
 //! Pure: no IO.
 
 pub mod ast;
-pub mod compact;
 pub mod digest;
 pub mod error;
 pub mod hex;
@@ -14,5 +13,5 @@ pub mod token;
 pub mod uses;
 
 pub use error::SyntaxError;
-pub use parser::{parse_module, parse_module_by_combinators, Parsed};
+pub use parser::{parse_module, Parsed};
 pub use span::{FileId, Loc, Span};

@@ -45,6 +45,24 @@ impl From<chumsky::span::SimpleSpan> for Span {
     }
 }
 
+/// Spans as the parser makes them: the tokens carry these, so the tree's
+/// spans come out of chumsky with no conversion.
+impl chumsky::span::Span for Span {
+    type Context = ();
+    type Offset = u32;
+
+    fn new((): (), range: std::ops::Range<u32>) -> Span {
+        Span { start: range.start, end: range.end.max(range.start) }
+    }
+    fn context(&self) {}
+    fn start(&self) -> u32 {
+        self.start
+    }
+    fn end(&self) -> u32 {
+        self.end
+    }
+}
+
 /// A span in a particular file: what a diagnostic label points at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Loc {

@@ -2,14 +2,14 @@
 //! whose interpolations nest, are driven by hand in `lexer.rs` and arrive
 //! here as `StrStart`, `StrChunk`, `InterpOpen`, …, `InterpClose`, `StrEnd`.
 
+use crate::ast::Name;
 use crate::digest::DigestKind;
 use logos::Logos;
-use std::fmt;
 
 /// Raw tokens as logos sees them. `Number` covers Int and Duration
 /// literals (a digit run with an optional unit suffix), validated later so
 /// that a bad unit or an out-of-range value gets a precise diagnostic.
-#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[logos(skip r"[ \t\r\n\f]+")]
 pub enum RawToken {
     #[regex(r"//[^\n]*", priority = 3, allow_greedy = true)]
@@ -86,52 +86,123 @@ pub enum RawToken {
     At,
 }
 
-/// Owned tokens: what the chumsky grammar, the formatter and the editor
-/// read. The lexer stores tokens smaller (`compact.rs`), and the descent,
-/// which parses nearly every item, reads those.
-#[derive(Clone, Debug, Eq)]
+/// A token: eight bytes, a kind and, for a token with a value (a name, a
+/// text, a number), where the value is kept in the file's [`Values`].
+///
+/// Why so small: a token that held its name or text inline was 32 bytes,
+/// 40 with its span, and built on the stack then copied into the list with
+/// wider loads than the stores that built it, which the CPU cannot
+/// forward: that one reload was the hottest instruction of a whole batch
+/// run. A token and its span are 16 bytes, written straight from
+/// registers, compared as one word and copied freely by the parser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Token {
-    Ident(crate::ast::Name),
+    /// `names[i]`.
+    Ident(u32),
     Kw(Keyword),
-    Int(i64),
-    /// A Duration literal, in milliseconds.
-    Duration(i64),
-    /// A well-formed digest literal: its kind and lowercase hex.
-    Digest(DigestKind, String),
+    /// `numbers[i]`.
+    Int(u32),
+    /// `numbers[i]`, in milliseconds.
+    Duration(u32),
+    /// `texts[i]`: the lowercase hex of a well-formed digest literal.
+    Digest(DigestKind, u32),
     StrStart,
-    StrChunk(String),
+    /// `texts[i]`.
+    StrChunk(u32),
     InterpOpen,
     InterpClose,
     StrEnd,
-    Punct(&'static str),
+    /// One of logos' punctuation kinds; [`punct`] is its text.
+    Punct(RawToken),
     /// Something the lexer could not read; its error is already reported.
     Error,
 }
 
-// The parser compares the next token with the ones it expects at every
-// step, and punctuation most of all; the same punctuation is usually the
-// same static text, so its address answers first.
-impl PartialEq for Token {
-    fn eq(&self, other: &Token) -> bool {
-        use Token::*;
-        match (self, other) {
-            // Byte by byte (one or two): a `memcmp` call cost more than
-            // the comparison, and most comparisons are of different marks.
-            (Punct(a), Punct(b)) => {
-                std::ptr::eq(*a, *b) || (a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y))
-            }
-            (Kw(a), Kw(b)) => a == b,
-            (Ident(a), Ident(b)) => a == b,
-            (StrChunk(a), StrChunk(b)) => a == b,
-            (Int(a), Int(b)) | (Duration(a), Duration(b)) => a == b,
-            (Digest(k1, a), Digest(k2, b)) => k1 == k2 && a == b,
-            (StrStart, StrStart)
-            | (InterpOpen, InterpOpen)
-            | (InterpClose, InterpClose)
-            | (StrEnd, StrEnd)
-            | (Error, Error) => true,
-            _ => false,
+/// The values of a file's tokens, by the index their [`Token`] holds.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Values {
+    pub names: Vec<Name>,
+    pub texts: Vec<String>,
+    pub numbers: Vec<i64>,
+}
+
+impl Values {
+    /// The name a token holds (empty for an index out of range, which the
+    /// lexer never makes).
+    pub fn name(&self, i: u32) -> Name {
+        self.names.get(i as usize).cloned().unwrap_or_default()
+    }
+
+    /// The text a token holds.
+    pub fn text(&self, i: u32) -> String {
+        self.texts.get(i as usize).cloned().unwrap_or_default()
+    }
+
+    /// The number a token holds.
+    pub fn number(&self, i: u32) -> i64 {
+        self.numbers.get(i as usize).copied().unwrap_or_default()
+    }
+
+    /// A token as a diagnostic names it.
+    pub fn describe(&self, t: Token) -> String {
+        match t {
+            Token::Ident(i) => format!("name `{}`", self.name(i)),
+            Token::Kw(k) => format!("keyword `{}`", k.as_str()),
+            Token::Int(i) => format!("number `{}`", self.number(i)),
+            Token::Duration(_) => "duration literal".to_string(),
+            Token::Digest(k, _) => format!("{} digest literal", k.prefix()),
+            Token::StrStart | Token::StrChunk(_) | Token::StrEnd => "text literal".to_string(),
+            Token::InterpOpen => "`{` of an interpolation".to_string(),
+            Token::InterpClose => "`}` of an interpolation".to_string(),
+            Token::Punct(p) => format!("`{}`", punct(p)),
+            Token::Error => "invalid token".to_string(),
         }
+    }
+}
+
+/// The punctuation and its text: what [`punct`] and the grammar read.
+const PUNCTUATION: [(RawToken, &str); 26] = [
+    (RawToken::LParen, "("),
+    (RawToken::RParen, ")"),
+    (RawToken::LBrace, "{"),
+    (RawToken::RBrace, "}"),
+    (RawToken::LBracket, "["),
+    (RawToken::RBracket, "]"),
+    (RawToken::Comma, ","),
+    (RawToken::Semi, ";"),
+    (RawToken::Colon, ":"),
+    (RawToken::Dot, "."),
+    (RawToken::DotDot, ".."),
+    (RawToken::Assign, "="),
+    (RawToken::EqEq, "=="),
+    (RawToken::NotEq, "!="),
+    (RawToken::Lt, "<"),
+    (RawToken::Le, "<="),
+    (RawToken::Gt, ">"),
+    (RawToken::Ge, ">="),
+    (RawToken::Plus, "+"),
+    (RawToken::PlusPlus, "++"),
+    (RawToken::Minus, "-"),
+    (RawToken::Star, "*"),
+    (RawToken::Slash, "/"),
+    (RawToken::FatArrow, "=>"),
+    (RawToken::Arrow, "->"),
+    (RawToken::At, "@"),
+];
+
+/// The text of a punctuation kind (`?` for a kind that is not
+/// punctuation, which no `Token::Punct` holds).
+pub fn punct(t: RawToken) -> &'static str {
+    PUNCTUATION.iter().find(|(p, _)| *p == t).map_or("?", |(_, text)| *text)
+}
+
+impl RawToken {
+    /// The punctuation written `text`, as the grammar names it. A text
+    /// that is no punctuation gives `Comment`, which never reaches the
+    /// parser, so it matches nothing (a test checks every text the
+    /// grammar uses).
+    pub fn punctuation(text: &str) -> RawToken {
+        PUNCTUATION.iter().find(|(_, t)| *t == text).map_or(RawToken::Comment, |(p, _)| *p)
     }
 }
 
@@ -252,40 +323,27 @@ impl Keyword {
     }
 }
 
-impl fmt::Display for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Token::Ident(s) => write!(f, "{s}"),
-            Token::Kw(k) => write!(f, "{}", k.as_str()),
-            Token::Int(n) => write!(f, "{n}"),
-            Token::Duration(ms) => write!(f, "{ms}ms"),
-            Token::Digest(k, hex) => write!(f, "{}:{hex}", k.prefix()),
-            Token::StrStart | Token::StrEnd => write!(f, "\""),
-            Token::StrChunk(_) => write!(f, "text"),
-            Token::InterpOpen => write!(f, "{{"),
-            Token::InterpClose => write!(f, "}}"),
-            Token::Punct(p) => write!(f, "{p}"),
-            Token::Error => write!(f, "invalid token"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn tokens_are_equal_by_what_they_say_not_where_it_is_stored() {
-        let elsewhere: &'static str = String::from("(").leak();
-        assert_eq!(Token::Punct("("), Token::Punct(elsewhere));
-        assert_ne!(Token::Punct("("), Token::Punct(")"));
-        assert_ne!(Token::Punct("=="), Token::Punct("="));
-        assert_eq!(Token::Ident("a".into()), Token::Ident("a".into()));
-        assert_ne!(Token::Ident("a".into()), Token::StrChunk("a".into()));
-        assert_ne!(Token::Int(3), Token::Duration(3));
-        assert_eq!(Token::Digest(DigestKind::Sha1, "ab".into()), Token::Digest(DigestKind::Sha1, "ab".into()));
-        assert_ne!(Token::Digest(DigestKind::Sha1, "ab".into()), Token::Digest(DigestKind::Sha256, "ab".into()));
-        assert_eq!(Token::StrEnd, Token::StrEnd);
+    fn a_token_and_its_span_fit_in_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Token>(), 8);
+        assert_eq!(std::mem::size_of::<(Token, crate::span::Span)>(), 16);
+    }
+
+    #[test]
+    fn punctuation_reads_back_as_its_text() {
+        for (raw, text) in PUNCTUATION {
+            assert_eq!(RawToken::punctuation(text), raw);
+            assert_eq!(punct(raw), text);
+        }
+        assert_eq!(RawToken::punctuation("=/"), RawToken::Comment);
+    }
+
+    #[test]
+    fn keywords_are_looked_up_as_the_table_says() {
         for (text, kw) in Keyword::ALL {
             assert_eq!(Keyword::lookup(text), Some(kw));
             assert_eq!(kw.as_str(), text);
@@ -293,7 +351,5 @@ mod tests {
         for not_kw in ["", "u", "uses", "Use", "fnn", "r", "refusals", "none"] {
             assert_eq!(Keyword::lookup(not_kw), None, "`{not_kw}`");
         }
-        assert_ne!(Token::StrStart, Token::StrEnd);
-        assert_ne!(Token::Error, Token::Punct("("));
     }
 }

@@ -5,19 +5,20 @@
 //! always ends the expression, so `match x { … }` is never a record literal.
 
 use super::patterns::pattern;
-use super::types::{ident, punct, type_expr};
-use super::{Extra, PErr, TokenInput};
-use crate::ast::{BinOp, BlockStmt, Comprehension, Expr, ExprKind, FieldInit, Ident, MatchArm, Name, TextPart};
+use super::types::{ident, punct, punct_token, type_expr};
+use super::{values, Extra, PErr, TokenInput};
+use crate::ast::{power, BinOp, BlockStmt, Comprehension, Expr, ExprKind, FieldInit, Ident, MatchArm, Name, TextPart};
+use crate::span::Span;
 use crate::token::{Keyword, Token};
 use chumsky::pratt::{infix, left, postfix, prefix};
 use chumsky::prelude::*;
 
-pub(crate) fn kw<'t, I: TokenInput<'t>, E: PErr<'t, I>>(k: Keyword) -> impl Parser<'t, I, Token, Extra<E>> + Clone {
+pub(crate) fn kw<'t, I: TokenInput<'t>, E: PErr<'t, I>>(k: Keyword) -> impl Parser<'t, I, Token, Extra<'t, E>> + Clone {
     just(Token::Kw(k))
 }
 
 /// An expression parser, boxed so both flavours have one type.
-pub(crate) type ExprParser<'t, I, E> = chumsky::Boxed<'t, 't, I, Expr, Extra<E>>;
+pub(crate) type ExprParser<'t, I, E> = chumsky::Boxed<'t, 't, I, Expr, Extra<'t, E>>;
 
 /// `(full, condition)` expression parsers.
 ///
@@ -41,20 +42,35 @@ pub(crate) fn expressions<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> (Expr
 }
 
 /// Binds a span to an expression kind.
-fn spanned(kind: ExprKind, span: SimpleSpan) -> Expr {
-    Expr { kind, span: span.into() }
+fn spanned(kind: ExprKind, span: Span) -> Expr {
+    Expr { kind, span }
 }
 
-fn bin(op: BinOp, l: Expr, r: Expr) -> Expr {
-    let span = l.span.join(r.span);
-    Expr { kind: ExprKind::Binary(op, Box::new(l), Box::new(r)), span }
+/// The token an operator is written with.
+fn operator_token(op: BinOp) -> Token {
+    match op {
+        BinOp::And => Token::Kw(Keyword::And),
+        BinOp::Or => Token::Kw(Keyword::Or),
+        other => punct_token(other.symbol()),
+    }
+}
+
+/// A binary operator that binds at `power` in the precedence table
+/// ([`BinOp::binding_power`]), and which it is. On a token that is none of
+/// them, the error expects each of them, by name.
+fn operator_at<'t, I: TokenInput<'t>, E: PErr<'t, I>>(power: u8) -> impl Parser<'t, I, BinOp, Extra<'t, E>> + Clone {
+    let ops: Vec<(Token, BinOp)> =
+        BinOp::ALL.into_iter().filter(|op| op.binding_power() == power).map(|op| (operator_token(op), op)).collect();
+    let tokens: Vec<Token> = ops.iter().map(|(t, _)| *t).collect();
+    // `one_of` has matched one of `ops`' tokens, so the search finds it.
+    one_of(tokens).map(move |t| ops.iter().find(|(o, _)| *o == t).map_or(BinOp::Or, |(_, op)| *op))
 }
 
 fn operators<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
-    atom: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
-    full: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
+    atom: impl Parser<'t, I, Expr, Extra<'t, E>> + Clone + 't,
+    full: impl Parser<'t, I, Expr, Extra<'t, E>> + Clone + 't,
     allow_fields: bool,
-) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
+) -> impl Parser<'t, I, Expr, Extra<'t, E>> + Clone {
     let args = full
         .clone()
         .separated_by(punct(","))
@@ -62,55 +78,64 @@ fn operators<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
         .collect::<Vec<_>>()
         .delimited_by(punct("("), punct(")"))
         .map_with(|a, e| (a, e.span()));
-    let op = |s: &'static str, o: BinOp| punct(s).to(o);
-    let cmp = choice((
-        op("==", BinOp::Eq),
-        op("!=", BinOp::Ne),
-        op("<=", BinOp::Le),
-        op(">=", BinOp::Ge),
-        op("<", BinOp::Lt),
-        op(">", BinOp::Gt),
-    ));
-    let add = choice((op("++", BinOp::Concat), op("+", BinOp::Add), op("-", BinOp::Sub)));
-    let mul = choice((op("*", BinOp::Mul), op("/", BinOp::Div)));
-    atom.pratt((
-        postfix(7, punct(".").ignore_then(ident()), |l: Expr, f: Ident, _| {
-            let span = l.span.join(f.span);
-            Expr { kind: ExprKind::Field(Box::new(l), f), span }
-        }),
-        postfix(7, args, |l: Expr, (a, s): (Vec<Expr>, SimpleSpan), _| {
-            let span = l.span.join(s.into());
-            Expr { kind: ExprKind::Call(Box::new(l), a), span }
-        }),
-        infix(left(6), mul, |l, o, r, _| bin(o, l, r)),
-        infix(left(5), add, |l, o, r, _| bin(o, l, r)),
-        infix(left(4), cmp, |l, o, r, _| bin(o, l, r)),
-        postfix(4, kw(Keyword::Is).ignore_then(pattern(allow_fields)), |l: Expr, p: crate::ast::Pattern, _| {
-            let span = l.span.join(p.span);
-            Expr { kind: ExprKind::Is(Box::new(l), Box::new(p)), span }
-        }),
-        prefix(3, kw(Keyword::Not).map_with(|_, e| e.span()), |s: SimpleSpan, r: Expr, _| {
-            let span = crate::span::Span::from(s).join(r.span);
-            Expr { kind: ExprKind::Not(Box::new(r)), span }
-        }),
-        infix(left(2), kw(Keyword::And).to(BinOp::And), |l, o, r, _| bin(o, l, r)),
-        infix(left(1), kw(Keyword::Or).to(BinOp::Or), |l, o, r, _| bin(o, l, r)),
-    ))
-    .labelled("expression")
-    .boxed()
+    // The table: every binary operator associates to the left, at the
+    // power `BinOp::binding_power` gives it; chumsky's `pratt` binds a
+    // postfix operator at `p` as tightly as an infix one at `p`, and a
+    // prefix `not` at 3 takes an operand that binds tighter than `and`.
+    // The operands are boxed while the table folds them: `pratt` moves its
+    // left operand through every operator it tries, and a box is an eighth
+    // of an expression's size (each becomes a child's box as it is).
+    let level = |p: u8| {
+        infix(left(u16::from(p)), operator_at(p), |l: Box<Expr>, op, r: Box<Expr>, _| {
+            let span = l.span.join(r.span);
+            Box::new(Expr { kind: ExprKind::Binary(op, l, r), span })
+        })
+    };
+    let postfix_power = u16::from(power::POSTFIX);
+    atom.map(Box::new)
+        .pratt((
+            postfix(postfix_power, punct(".").ignore_then(ident()), |l: Box<Expr>, f: Ident, _| {
+                let span = l.span.join(f.span);
+                Box::new(Expr { kind: ExprKind::Field(l, f), span })
+            }),
+            postfix(postfix_power, args, |l: Box<Expr>, (a, s): (Vec<Expr>, Span), _| {
+                let span = l.span.join(s);
+                Box::new(Expr { kind: ExprKind::Call(l, a), span })
+            }),
+            level(6),
+            level(5),
+            level(4),
+            postfix(
+                u16::from(power::IS),
+                kw(Keyword::Is).ignore_then(pattern(allow_fields)),
+                |l: Box<Expr>, p: crate::ast::Pattern, _| {
+                    let span = l.span.join(p.span);
+                    Box::new(Expr { kind: ExprKind::Is(l, Box::new(p)), span })
+                },
+            ),
+            prefix(u16::from(power::NOT), kw(Keyword::Not).map_with(|_, e| e.span()), |s: Span, r: Box<Expr>, _| {
+                let span = s.join(r.span);
+                Box::new(Expr { kind: ExprKind::Not(r), span })
+            }),
+            level(2),
+            level(1),
+        ))
+        .map(|e| *e)
+        .labelled("expression")
+        .boxed()
 }
 
 /// A text literal with interpolations.
 pub(crate) fn text_literal<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
-    full: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
-) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
+    full: impl Parser<'t, I, Expr, Extra<'t, E>> + Clone + 't,
+) -> impl Parser<'t, I, Expr, Extra<'t, E>> + Clone {
     let interp = full
         .delimited_by(just(Token::InterpOpen), just(Token::InterpClose))
-        .recover_with(via_parser(nested_delimiters(Token::InterpOpen, Token::InterpClose, [], |span: SimpleSpan| {
+        .recover_with(via_parser(nested_delimiters(Token::InterpOpen, Token::InterpClose, [], |span: Span| {
             spanned(ExprKind::Error, span)
         })))
         .map(TextPart::Interp);
-    let chunk = select! { Token::StrChunk(s) => TextPart::Lit(s) };
+    let chunk = select! { Token::StrChunk(i) = e => TextPart::Lit(values(e).text(i)) };
     chunk
         .or(interp)
         .repeated()
@@ -125,11 +150,11 @@ fn atom<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
     full: ExprParser<'t, I, E>,
     cond: ExprParser<'t, I, E>,
     allow_fields: bool,
-) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
+) -> impl Parser<'t, I, Expr, Extra<'t, E>> + Clone {
     let literal = select! {
-        Token::Int(n) => ExprKind::Int(n),
-        Token::Duration(n) => ExprKind::Duration(n),
-        Token::Digest(k, h) => ExprKind::Digest(k, h),
+        Token::Int(i) = e => ExprKind::Int(values(e).number(i)),
+        Token::Duration(i) = e => ExprKind::Duration(values(e).number(i)),
+        Token::Digest(k, i) = e => ExprKind::Digest(k, values(e).text(i)),
         Token::Kw(Keyword::True) => ExprKind::Bool(true),
         Token::Kw(Keyword::False) => ExprKind::Bool(false),
         Token::Kw(Keyword::None) => ExprKind::None,
@@ -156,7 +181,7 @@ fn atom<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
                 Some(fields) => spanned(ExprKind::Record { path, fields }, e.span()),
                 None => {
                     let mut it = path.into_iter();
-                    let first = it.next().unwrap_or(Ident { name: Name::default(), span: e.span().into() });
+                    let first = it.next().unwrap_or(Ident { name: Name::default(), span: e.span() });
                     let mut expr = Expr { span: first.span, kind: ExprKind::Name(first) };
                     for f in it {
                         let span = expr.span.join(f.span);
@@ -216,9 +241,9 @@ fn atom<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
                 .collect::<Vec<_>>()
                 .delimited_by(punct("{"), punct("}"))
                 .recover_with(via_parser(nested_delimiters(
-                    Token::Punct("{"),
-                    Token::Punct("}"),
-                    [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
+                    punct_token("{"),
+                    punct_token("}"),
+                    [(punct_token("("), punct_token(")")), (punct_token("["), punct_token("]"))],
                     |_| Vec::new(),
                 ))),
         )
@@ -233,40 +258,42 @@ fn atom<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
 
     let paren = full.clone().delimited_by(punct("("), punct(")"));
 
-    choice((literal, text, some, if_, match_, refuse, block, list, path_atom, paren))
+    // Each alternative begins with a different token, so their order
+    // changes no parse: the common ones come first.
+    choice((path_atom, literal, text, paren, list, block, if_, match_, some, refuse))
         .recover_with(via_parser(nested_delimiters(
-            Token::Punct("("),
-            Token::Punct(")"),
-            [(Token::Punct("["), Token::Punct("]")), (Token::Punct("{"), Token::Punct("}"))],
-            |span: SimpleSpan| spanned(ExprKind::Error, span),
+            punct_token("("),
+            punct_token(")"),
+            [(punct_token("["), punct_token("]")), (punct_token("{"), punct_token("}"))],
+            |span: Span| spanned(ExprKind::Error, span),
         )))
         .recover_with(via_parser(nested_delimiters(
-            Token::Punct("["),
-            Token::Punct("]"),
-            [(Token::Punct("("), Token::Punct(")")), (Token::Punct("{"), Token::Punct("}"))],
-            |span: SimpleSpan| spanned(ExprKind::Error, span),
+            punct_token("["),
+            punct_token("]"),
+            [(punct_token("("), punct_token(")")), (punct_token("{"), punct_token("}"))],
+            |span: Span| spanned(ExprKind::Error, span),
         )))
         .boxed()
 }
 
 /// `{ let x = e; require c else refuse Code "…"; result }`
 pub(crate) fn block<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
-    full: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
-    cond: impl Parser<'t, I, Expr, Extra<E>> + Clone + 't,
-) -> impl Parser<'t, I, Expr, Extra<E>> + Clone {
+    full: impl Parser<'t, I, Expr, Extra<'t, E>> + Clone + 't,
+    cond: impl Parser<'t, I, Expr, Extra<'t, E>> + Clone + 't,
+) -> impl Parser<'t, I, Expr, Extra<'t, E>> + Clone {
     let let_ = kw(Keyword::Let)
         .ignore_then(ident())
         .then(punct(":").ignore_then(type_expr()).or_not())
         .then_ignore(punct("="))
         .then(full.clone())
-        .map_with(|((name, ty), value), e| BlockStmt::Let { name, ty, value, span: e.span().into() });
+        .map_with(|((name, ty), value), e| BlockStmt::Let { name, ty, value, span: e.span() });
     let require = kw(Keyword::Require)
         .ignore_then(cond)
         .then_ignore(kw(Keyword::Else))
         .then_ignore(kw(Keyword::Refuse))
         .then(ident().labelled("refusal code"))
         .then(text_literal(full.clone()))
-        .map_with(|((cond, code), message), e| BlockStmt::Require { cond, code, message, span: e.span().into() });
+        .map_with(|((cond, code), message), e| BlockStmt::Require { cond, code, message, span: e.span() });
     let stmt = let_.or(require).then_ignore(punct(";"));
     stmt.repeated()
         .collect::<Vec<_>>()
@@ -274,10 +301,10 @@ pub(crate) fn block<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
         .delimited_by(punct("{"), punct("}"))
         .map_with(|(stmts, result), e| spanned(ExprKind::Block(stmts, Box::new(result)), e.span()))
         .recover_with(via_parser(nested_delimiters(
-            Token::Punct("{"),
-            Token::Punct("}"),
-            [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
-            |span: SimpleSpan| spanned(ExprKind::Error, span),
+            punct_token("{"),
+            punct_token("}"),
+            [(punct_token("("), punct_token(")")), (punct_token("["), punct_token("]"))],
+            |span: Span| spanned(ExprKind::Error, span),
         )))
         .labelled("block")
         .boxed()

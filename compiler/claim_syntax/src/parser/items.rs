@@ -4,12 +4,12 @@
 
 use super::exprs::{block, expressions, kw, text_literal};
 use super::patterns::plain_text;
-use super::types::{ident, punct, type_expr};
+use super::types::{ident, punct, punct_token, type_expr};
 use super::{Extra, PErr, TokenInput};
 use crate::ast::{
     FieldDecl, FnDecl, Ident, Item, ItemKind, Param, RecordDecl, UseDecl, VariantDecl, WitnessStmt, WitnessStmtKind,
 };
-use crate::token::{Keyword, Token};
+use crate::token::Keyword;
 use chumsky::prelude::*;
 
 pub(crate) const ITEM_START: [Keyword; 9] = [
@@ -25,19 +25,19 @@ pub(crate) const ITEM_START: [Keyword; 9] = [
 ];
 
 fn braces<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>, O: 't>(
-    inner: impl Parser<'t, I, O, Extra<E>> + Clone + 't,
+    inner: impl Parser<'t, I, O, Extra<'t, E>> + Clone + 't,
     fallback: impl Fn() -> O + Clone + 't,
-) -> impl Parser<'t, I, O, Extra<E>> + Clone {
+) -> impl Parser<'t, I, O, Extra<'t, E>> + Clone {
     inner.delimited_by(punct("{"), punct("}")).recover_with(via_parser(nested_delimiters(
-        Token::Punct("{"),
-        Token::Punct("}"),
-        [(Token::Punct("("), Token::Punct(")")), (Token::Punct("["), Token::Punct("]"))],
+        punct_token("{"),
+        punct_token("}"),
+        [(punct_token("("), punct_token(")")), (punct_token("["), punct_token("]"))],
         move |_| fallback(),
     )))
 }
 
 fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
-) -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<E>> + Clone {
+) -> impl Parser<'t, I, (Vec<FieldDecl>, bool), Extra<'t, E>> + Clone {
     let attr = punct("@").ignore_then(ident()).then(plain_text().delimited_by(punct("("), punct(")"))).validate(
         |(name, key), e, emitter| {
             if name.name != "json" {
@@ -54,12 +54,12 @@ fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
     // `image_name` and read from `image.name`, so nothing follows from it.
     let name =
         ident().separated_by(punct(".")).at_least(1).collect::<Vec<_>>().validate(|parts: Vec<Ident>, e, emitter| {
-            let span: SimpleSpan = e.span();
+            let span = e.span();
             if parts.len() == 1 {
                 if let Some(only) = parts.into_iter().next() {
                     return (None, only);
                 }
-                return (None, Ident { name: "".into(), span: span.into() });
+                return (None, Ident { name: "".into(), span });
             }
             let key = parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(".");
             let name = parts.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join("_");
@@ -70,7 +70,7 @@ fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
                     super::HELP
                 ),
             ));
-            (Some(key), Ident { name: name.into(), span: span.into() })
+            (Some(key), Ident { name: name.into(), span })
         });
     let field =
         attr.or_not().then(name).then_ignore(punct(":")).then(type_expr()).map(
@@ -83,7 +83,7 @@ fn field_decls<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
 }
 
 /// One item, which must span the whole input it is given.
-pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<'t, I, Item, Extra<E>> {
+pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<'t, I, Item, Extra<'t, E>> {
     let (full, cond) = expressions::<I, E>();
 
     let use_ = kw(Keyword::Use)
@@ -176,7 +176,7 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<
         .then(ident().labelled("refusal code"))
         .map(|(expr, code)| WitnessStmtKind::Refuses { expr, code });
     let w_stmt = choice((w_let, w_holds, w_refuses))
-        .map_with(|kind, e| WitnessStmt { kind, span: e.span().into() })
+        .map_with(|kind, e| WitnessStmt { kind, span: e.span() })
         .then_ignore(punct(";").or_not());
     let witness = kw(Keyword::Witness)
         .ignore_then(ident())
@@ -197,7 +197,7 @@ pub(crate) fn item<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>() -> impl Parser<
         });
 
     choice((use_, newtype, record, enum_, refusal, fact, fn_, witness, frontier))
-        .map_with(|kind, e| Item { kind, span: e.span().into(), docs: Vec::new() })
+        .map_with(|kind, e| Item { kind, span: e.span(), docs: Vec::new() })
         .labelled("item")
         .then_ignore(end())
 }

@@ -2,24 +2,24 @@
 //! syntax error it can recover from; recovered regions become `Error` nodes
 //! that later phases skip silently.
 
-mod descent;
-#[cfg(test)]
-mod descent_tests;
 mod exprs;
 mod items;
 mod patterns;
 mod types;
 
 use crate::ast::{Item, ItemKind, Module};
-use crate::compact::{Compact, Payload, Tok};
 use crate::error::SyntaxError;
-use crate::lexer::{lex, lex_compact};
+use crate::lexer::{lex, Lexed};
 use crate::span::Span;
-use crate::token::{RawToken, Token};
+use crate::token::{RawToken, Token, Values};
 use chumsky::input::ValueInput;
+use chumsky::inspector::SimpleState;
 use chumsky::prelude::*;
 
-pub(crate) type Extra<E> = extra::Err<E>;
+/// What every parser of the grammar runs with: its error type, and the
+/// file's token values as its state (a token holds only the index of its
+/// name, text or number; see [`Token`]).
+pub(crate) type Extra<'t, E> = extra::Full<E, SimpleState<&'t Values>, ()>;
 
 /// The error type a parse runs with. Most files parse cleanly, so a parse
 /// first runs with chumsky's `EmptyErr`, which records nothing about what
@@ -32,24 +32,32 @@ pub(crate) trait PErr<'t, I: TokenInput<'t>>:
     + chumsky::label::LabelError<'t, I, chumsky::DefaultExpected<'t, Token>>
     + 't
 {
-    fn custom(span: SimpleSpan, message: impl ToString) -> Self;
+    fn custom(span: Span, message: impl ToString) -> Self;
 }
 
-impl<'t, I: TokenInput<'t>> PErr<'t, I> for Rich<'t, Token, SimpleSpan> {
-    fn custom(span: SimpleSpan, message: impl ToString) -> Self {
+impl<'t, I: TokenInput<'t>> PErr<'t, I> for Rich<'t, Token, Span> {
+    fn custom(span: Span, message: impl ToString) -> Self {
         Rich::custom(span, message.to_string())
     }
 }
 
 impl<'t, I: TokenInput<'t>> PErr<'t, I> for chumsky::error::EmptyErr {
-    fn custom(_: SimpleSpan, _: impl ToString) -> Self {
+    fn custom(_: Span, _: impl ToString) -> Self {
         chumsky::error::EmptyErr::default()
     }
 }
 
+/// The file's token values, from inside a parser (a token holds only the
+/// index of its value).
+pub(crate) fn values<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
+    e: &mut chumsky::input::MapExtra<'t, '_, I, Extra<'t, E>>,
+) -> &'t Values {
+    e.state().0
+}
+
 /// Any token input the parsers accept.
-pub(crate) trait TokenInput<'t>: ValueInput<'t, Token = Token, Span = SimpleSpan> {}
-impl<'t, T: ValueInput<'t, Token = Token, Span = SimpleSpan>> TokenInput<'t> for T {}
+pub(crate) trait TokenInput<'t>: ValueInput<'t, Token = Token, Span = Span> {}
+impl<'t, T: ValueInput<'t, Token = Token, Span = Span>> TokenInput<'t> for T {}
 
 /// The result of parsing one file: the tree (with `Error` nodes where it
 /// recovered) and every lexical and syntax error, in source order.
@@ -60,27 +68,17 @@ pub struct Parsed {
 }
 
 /// Lexes and parses one module.
+///
+/// The tokens are cut into items first, at the keywords that begin one
+/// (they never occur inside an expression), and each item is parsed
+/// alone: a broken item cannot swallow the ones after it.
 pub fn parse_module(src: &str) -> Parsed {
-    parse(src, true)
-}
-
-/// Parses as [`parse_module`] does, but every item with the chumsky
-/// grammar, without the hand-written descent that reads well-formed items
-/// first. The result must be the same, which the differential tests and
-/// the `parse_agree` fuzz target check; nothing else should call this.
-#[doc(hidden)]
-pub fn parse_module_by_combinators(src: &str) -> Parsed {
-    parse(src, false)
-}
-
-fn parse(src: &str, descent_first: bool) -> Parsed {
-    let Compact { toks: tokens, mut pay, docs, mut errors, .. } = lex_compact(src);
+    let Lexed { tokens, values, docs, mut errors, .. } = lex(src);
+    let mut state = SimpleState(&values);
     let mut errs = Vec::new();
     let mut module = Module::default();
-    // For items the descent gives up on: chumsky's tokens, lexed afresh
-    // (the descent takes names and texts out of the tokens it reads), and
-    // the parser, built once it is needed (most files never need either).
-    let simple: std::cell::OnceCell<Vec<(Token, SimpleSpan)>> = std::cell::OnceCell::new();
+    // Built once an item needs them: the parser with `Rich` errors only
+    // for an item that fails.
     let mut fast = None;
     let mut rich = None;
     for chunk in item_chunks(&tokens) {
@@ -89,9 +87,8 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
             continue;
         };
         let span = Span { start: first.1.start, end: last.1.end };
-        let last_end = last.1.end as usize;
-        if !starts_item(&first.0) && first.0 != Tok::Punct(RawToken::At) {
-            let what = describe(&pay.token(first.0));
+        if !starts_item(&first.0) && first.0 != Token::Punct(RawToken::At) {
+            let what = values.describe(first.0);
             errors.push(
                 SyntaxError::new("E0011", span, format!("unexpected {what} at the top level"), "expected an item")
                     .with_help("a file is a sequence of items: `use`, `newtype`, `record`, `enum`, `refusal`, `fact`, `fn`, `witness`, `frontier`"),
@@ -104,35 +101,26 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
         // fuzzed 9 KB item took 15 s). Such an item gets one precise error
         // instead of a recovered parse.
         if slice.len() > MAX_RECOVERED_TOKENS {
-            if let Some(e) = unpaired_delimiter(slice, &pay) {
+            if let Some(e) = unpaired_delimiter(slice, &values) {
                 errors.push(e);
                 module.items.push(Item { kind: ItemKind::Error, span, docs: Vec::new() });
                 continue;
             }
         }
-        if descent_first {
-            if let Some(item) = descent::item(slice, &mut pay) {
-                module.items.push(item);
-                continue;
-            }
-        }
-        let all =
-            simple.get_or_init(|| lex(src).tokens.into_iter().map(|(t, s)| (t, SimpleSpan::from(s.range()))).collect());
-        let slice = &all[chunk.clone()];
-        let next_start = tokens.get(chunk.end).map_or(src.len(), |t| t.1.start as usize);
-        let eoi = SimpleSpan::from(last_end..next_start.max(last_end));
+        let next_start = tokens.get(chunk.end).map_or(src.len() as u32, |t| t.1.start);
+        let eoi = Span { start: last.1.end, end: next_start.max(last.1.end) };
         let fast = fast.get_or_insert_with(items::item::<_, chumsky::error::EmptyErr>);
-        let (item, e) = fast.parse(slice.split_token_span(eoi)).into_output_errors();
+        let (item, e) = fast.parse_with_state(slice.split_token_span(eoi), &mut state).into_output_errors();
         let item = if e.is_empty() {
             item
         } else {
             // Only an item that fails pays for the errors that say why.
-            let parser = rich.get_or_insert_with(items::item::<_, Rich<'_, Token, SimpleSpan>>);
-            let (item, e) = parser.parse(slice.split_token_span(eoi)).into_output_errors();
-            let ran_out = RanOut::of(all, chunk.clone(), span.end);
+            let parser = rich.get_or_insert_with(items::item::<_, Rich<'_, Token, Span>>);
+            let (item, e) = parser.parse_with_state(slice.split_token_span(eoi), &mut state).into_output_errors();
+            let ran_out = RanOut::of(&tokens, chunk.clone(), span.end, &values);
             errs.extend(e.into_iter().map(|e| {
-                let awaiting = awaiting_else(&all[chunk.clone()], e.span().start);
-                (e.into_owned(), RanOut { awaiting_else: awaiting, ..ran_out.clone() })
+                let awaiting = awaiting_else(slice, e.span().start);
+                (e, RanOut { awaiting_else: awaiting, ..ran_out.clone() })
             }));
             item
         };
@@ -142,11 +130,11 @@ fn parse(src: &str, descent_first: bool) -> Parsed {
     // errors it causes would only repeat it.
     let lexed_at: Vec<Span> = errors.iter().map(|e| e.span).collect();
     for (e, ran_out) in errs {
-        let span = Span::from(*e.span());
+        let span = *e.span();
         if matches!(e.found(), Some(Token::Error)) || lexed_at.iter().any(|s| s.start == span.start) {
             continue;
         }
-        errors.push(syntax_error(&e, &ran_out));
+        errors.push(syntax_error(&e, &ran_out, &values));
     }
     errors.sort_by_key(|e| (e.span.start, e.span.end));
     cap_errors(&mut errors);
@@ -173,7 +161,7 @@ struct RanOut {
 }
 
 /// The last `if` or `require` among `tokens` that ends by `at`.
-fn awaiting_else(tokens: &[(Token, SimpleSpan)], at: usize) -> Option<&'static str> {
+fn awaiting_else(tokens: &[(Token, Span)], at: u32) -> Option<&'static str> {
     tokens
         .iter()
         .take_while(|(_, s)| s.end <= at)
@@ -185,15 +173,14 @@ fn awaiting_else(tokens: &[(Token, SimpleSpan)], at: usize) -> Option<&'static s
 }
 
 impl RanOut {
-    /// For the item of `tokens[chunk]` (a fresh lex: the descent has not
-    /// taken names out of it), whose last token ends at `last_end`. Made
-    /// only for an item that failed: most never do.
-    fn of(tokens: &[(Token, SimpleSpan)], chunk: std::ops::Range<usize>, last_end: u32) -> RanOut {
+    /// For the item of `tokens[chunk]`, whose last token ends at
+    /// `last_end`. Made only for an item that failed: most never do.
+    fn of(tokens: &[(Token, Span)], chunk: std::ops::Range<usize>, last_end: u32, values: &Values) -> RanOut {
         RanOut {
-            after: tokens.get(chunk.end).map(|(t, s)| (describe(t), Span::from(*s))),
+            after: tokens.get(chunk.end).map(|(t, s)| (values.describe(*t), *s)),
             last_end,
             item: tokens.get(chunk).unwrap_or_default().iter().find_map(|(t, s)| match t {
-                Token::Kw(k) => Some((k.as_str(), Span::from(*s))),
+                Token::Kw(k) => Some((k.as_str(), *s)),
                 _ => None,
             }),
             awaiting_else: None,
@@ -201,8 +188,8 @@ impl RanOut {
     }
 }
 
-fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxError {
-    let mut span = Span::from(*e.span());
+fn syntax_error(e: &Rich<'_, Token, Span>, ran_out: &RanOut, values: &Values) -> SyntaxError {
+    let mut span = *e.span();
     // An error the grammar states itself (an unknown attribute) is said as
     // it is, where it is: it is no token the parse ran into.
     if let chumsky::error::RichReason::Custom(message) = e.reason() {
@@ -212,7 +199,7 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
         };
     }
     let found = match (e.found(), &ran_out.after) {
-        (Some(t), _) => describe(t),
+        (Some(t), _) => values.describe(*t),
         (None, Some((next, at))) => {
             span = *at;
             next.clone()
@@ -224,15 +211,7 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
             "end of file".to_string()
         }
     };
-    let mut expected: Vec<String> = e
-        .expected()
-        .map(|p| match p {
-            chumsky::error::RichPattern::Token(t) => describe(t),
-            chumsky::error::RichPattern::Label(l) => l.to_string(),
-            chumsky::error::RichPattern::EndOfInput => "end of file".to_string(),
-            other => other.to_string(),
-        })
-        .collect();
+    let mut expected: Vec<String> = e.expected().map(|p| pattern_text(p, values)).collect();
     expected.sort();
     expected.dedup();
     // An `if` or a `require` that ended without its `else`: the operators
@@ -257,7 +236,7 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
         format!("expected one of {}", or_list(&expected))
     };
     let mut err = SyntaxError::new("E0010", span, format!("unexpected {found}"), label);
-    if e.found() == Some(&Token::Punct("=")) && expected.iter().any(|x| x == "`==`") {
+    if e.found() == Some(&Token::Punct(RawToken::Assign)) && expected.iter().any(|x| x == "`==`") {
         err = err.with_help("to compare, write `==`");
     } else if wants_else {
         match ran_out.awaiting_else {
@@ -271,15 +250,25 @@ fn syntax_error(e: &Rich<'_, Token, SimpleSpan>, ran_out: &RanOut) -> SyntaxErro
         }
     }
     if let Some((ctx, ctx_span)) = e.contexts().next() {
-        let what = match ctx {
-            chumsky::error::RichPattern::Label(l) => l.to_string(),
-            other => other.to_string(),
-        };
-        err.context = Some((Span::from(*ctx_span), format!("while parsing this {what}")));
+        let what = pattern_text(ctx, values);
+        err.context = Some((*ctx_span, format!("while parsing this {what}")));
     } else if let (None, Some((keyword, at))) = (e.found(), ran_out.item) {
         err.context = Some((at, format!("this `{keyword}` is not finished")));
     }
     err
+}
+
+/// What the parse expected, as a diagnostic says it.
+fn pattern_text(p: &chumsky::error::RichPattern<'_, Token>, values: &Values) -> String {
+    use chumsky::error::RichPattern;
+    match p {
+        RichPattern::Token(t) => values.describe(**t),
+        RichPattern::Label(l) => l.to_string(),
+        RichPattern::Identifier(i) => format!("`{i}`"),
+        RichPattern::EndOfInput => "end of file".to_string(),
+        RichPattern::Any => "any token".to_string(),
+        _ => "something else".to_string(),
+    }
 }
 
 fn or_list(items: &[String]) -> String {
@@ -287,22 +276,6 @@ fn or_list(items: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
-/// A token as a diagnostic names it.
-pub(crate) fn describe(t: &Token) -> String {
-    match t {
-        Token::Ident(s) => format!("name `{s}`"),
-        Token::Kw(k) => format!("keyword `{}`", k.as_str()),
-        Token::Int(n) => format!("number `{n}`"),
-        Token::Duration(_) => "duration literal".to_string(),
-        Token::Digest(k, _) => format!("{} digest literal", k.prefix()),
-        Token::StrStart | Token::StrChunk(_) | Token::StrEnd => "text literal".to_string(),
-        Token::InterpOpen => "`{` of an interpolation".to_string(),
-        Token::InterpClose => "`}` of an interpolation".to_string(),
-        Token::Punct(p) => format!("`{p}`"),
-        Token::Error => "invalid token".to_string(),
     }
 }
 
@@ -346,25 +319,25 @@ const UNPAIRED_HELP: &str =
 
 /// The first delimiter of an item that does not pair: a closing one that
 /// closes nothing (or the wrong thing), else the innermost one never closed.
-fn unpaired_delimiter(tokens: &[(Tok, Span)], pay: &Payload) -> Option<SyntaxError> {
-    fn closer_of(t: Tok) -> Option<Tok> {
+fn unpaired_delimiter(tokens: &[(Token, Span)], values: &Values) -> Option<SyntaxError> {
+    fn closer_of(t: Token) -> Option<Token> {
         Some(match t {
-            Tok::Punct(RawToken::LParen) => Tok::Punct(RawToken::RParen),
-            Tok::Punct(RawToken::LBracket) => Tok::Punct(RawToken::RBracket),
-            Tok::Punct(RawToken::LBrace) => Tok::Punct(RawToken::RBrace),
-            Tok::InterpOpen => Tok::InterpClose,
-            Tok::StrStart => Tok::StrEnd,
+            Token::Punct(RawToken::LParen) => Token::Punct(RawToken::RParen),
+            Token::Punct(RawToken::LBracket) => Token::Punct(RawToken::RBracket),
+            Token::Punct(RawToken::LBrace) => Token::Punct(RawToken::RBrace),
+            Token::InterpOpen => Token::InterpClose,
+            Token::StrStart => Token::StrEnd,
             _ => return None,
         })
     }
-    let closes = |t: Tok| {
+    let closes = |t: Token| {
         matches!(
             t,
-            Tok::Punct(RawToken::RParen | RawToken::RBracket | RawToken::RBrace) | Tok::InterpClose | Tok::StrEnd
+            Token::Punct(RawToken::RParen | RawToken::RBracket | RawToken::RBrace) | Token::InterpClose | Token::StrEnd
         )
     };
-    let describe = |t: Tok| describe(&pay.token(t));
-    let mut open: Vec<(Tok, Tok, Span)> = Vec::new();
+    let describe = |t: Token| values.describe(t);
+    let mut open: Vec<(Token, Token, Span)> = Vec::new();
     for &(t, span) in tokens {
         if let Some(close) = closer_of(t) {
             open.push((t, close, span));
@@ -404,7 +377,7 @@ fn unpaired_delimiter(tokens: &[(Tok, Span)], pay: &Payload) -> Option<SyntaxErr
 
 /// Cuts the token stream before every item keyword; a leading run of
 /// tokens that starts no item is a chunk of its own (reported as junk).
-fn item_chunks(tokens: &[(Tok, Span)]) -> Vec<std::ops::Range<usize>> {
+fn item_chunks(tokens: &[(Token, Span)]) -> Vec<std::ops::Range<usize>> {
     let mut chunks = Vec::new();
     let mut start = 0;
     for (i, (t, _)) in tokens.iter().enumerate() {
@@ -413,13 +386,16 @@ fn item_chunks(tokens: &[(Tok, Span)]) -> Vec<std::ops::Range<usize>> {
             // or `@name(…)` with a few tokens between the parentheses.
             let at = |j: usize| tokens.get(j).map(|(t, _)| t);
             let cut = match (i.checked_sub(2).and_then(at), at(i - 1)) {
-                (Some(Tok::Punct(RawToken::At)), Some(Tok::Ident(_))) => i - 2,
-                (_, Some(Tok::Punct(RawToken::RParen))) => (i.saturating_sub(12)..i - 1)
+                (Some(Token::Punct(RawToken::At)), Some(Token::Ident(_))) => i - 2,
+                (_, Some(Token::Punct(RawToken::RParen))) => (i.saturating_sub(12)..i - 1)
                     .rev()
-                    .find(|&j| at(j) == Some(&Tok::Punct(RawToken::LParen)))
+                    .find(|&j| at(j) == Some(&Token::Punct(RawToken::LParen)))
                     .filter(|&j| {
                         j >= 2
-                            && matches!((at(j - 2), at(j - 1)), (Some(Tok::Punct(RawToken::At)), Some(Tok::Ident(_))))
+                            && matches!(
+                                (at(j - 2), at(j - 1)),
+                                (Some(Token::Punct(RawToken::At)), Some(Token::Ident(_)))
+                            )
                     })
                     .map_or(i, |j| j - 2),
                 _ => i,
@@ -439,8 +415,8 @@ fn item_chunks(tokens: &[(Tok, Span)]) -> Vec<std::ops::Range<usize>> {
 /// Whether a token starts an item. These keywords never occur inside an
 /// expression, so the token stream can be cut into items at them before
 /// parsing: a broken item then cannot swallow the items after it.
-fn starts_item(t: &Tok) -> bool {
-    matches!(t, Tok::Kw(k) if items::ITEM_START.contains(k))
+fn starts_item(t: &Token) -> bool {
+    matches!(t, Token::Kw(k) if items::ITEM_START.contains(k))
 }
 
 /// Attaches each item's `///` lines: the doc comments after the previous

@@ -1,16 +1,16 @@
 //! Patterns of `match` arms and `is` (§4).
 
 use super::types::{ident, punct};
-use super::{Extra, PErr, TokenInput};
+use super::{values, Extra, PErr, TokenInput};
 use crate::ast::{FieldPattern, Pattern, PatternKind};
 use crate::token::{Keyword, Token};
 use chumsky::prelude::*;
 
 /// A plain text literal (no interpolation), as patterns and refusal
 /// summaries take.
-pub(crate) fn plain_text<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, String, Extra<E>> + Clone {
+pub(crate) fn plain_text<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, String, Extra<'t, E>> + Clone {
     just(Token::StrStart)
-        .ignore_then(select! { Token::StrChunk(s) => s }.or_not())
+        .ignore_then(select! { Token::StrChunk(i) = e => values(e).text(i) }.or_not())
         .then_ignore(just(Token::StrEnd))
         .map(|s| s.unwrap_or_default())
         .labelled("text literal")
@@ -20,7 +20,7 @@ pub(crate) fn plain_text<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser
 /// (after `is` in a condition), so `V { .. }` there needs parentheses.
 pub(crate) fn pattern<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
     allow_fields: bool,
-) -> impl Parser<'t, I, Pattern, Extra<E>> + Clone {
+) -> impl Parser<'t, I, Pattern, Extra<'t, E>> + Clone {
     // `recursive` refers to itself weakly, so the parser is freed after use.
     let full = recursive(|full| pattern_with(full, true)).boxed();
     if allow_fields {
@@ -31,13 +31,13 @@ pub(crate) fn pattern<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
 }
 
 fn pattern_with<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
-    full: impl Parser<'t, I, Pattern, Extra<E>> + Clone + 't,
+    full: impl Parser<'t, I, Pattern, Extra<'t, E>> + Clone + 't,
     allow_fields: bool,
-) -> impl Parser<'t, I, Pattern, Extra<E>> + Clone {
+) -> impl Parser<'t, I, Pattern, Extra<'t, E>> + Clone {
     let literal = select! {
-        Token::Int(n) => PatternKind::Int(n),
-        Token::Duration(n) => PatternKind::Duration(n),
-        Token::Digest(k, h) => PatternKind::Digest(k, h),
+        Token::Int(i) = e => PatternKind::Int(values(e).number(i)),
+        Token::Duration(i) = e => PatternKind::Duration(values(e).number(i)),
+        Token::Digest(k, i) = e => PatternKind::Digest(k, values(e).text(i)),
         Token::Kw(Keyword::True) => PatternKind::Bool(true),
         Token::Kw(Keyword::False) => PatternKind::Bool(false),
         Token::Kw(Keyword::None) => PatternKind::None,
@@ -86,7 +86,7 @@ fn pattern_with<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
     let named = path_pat.map(|(path, fields)| PatternKind::named(path, fields));
 
     choice((literal, some, list, named))
-        .map_with(|kind, e| Pattern { kind, span: e.span().into() })
+        .map_with(|kind, e| Pattern { kind, span: e.span() })
         .or(full.delimited_by(punct("("), punct(")")))
         .labelled("pattern")
 }

@@ -1,22 +1,27 @@
-//! Type expressions: `Int`, `module.Name`, `List<T>`, `Option<T>`, `Map<T>`.
+//! Names, punctuation and type expressions: `Int`, `module.Name`,
+//! `List<T>`, `Option<T>`, `Map<T>`.
 
-use super::{Extra, PErr, TokenInput};
+use super::{values, Extra, PErr, TokenInput};
 use crate::ast::{Ident, TypeExpr, TypeExprKind};
-use crate::token::Token;
+use crate::token::{RawToken, Token};
 use chumsky::prelude::*;
 
-pub(crate) fn ident<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, Ident, Extra<E>> + Clone {
-    select! { Token::Ident(name) = e => { let s: SimpleSpan = e.span(); Ident { name, span: s.into() } } }
-        .labelled("name")
+pub(crate) fn ident<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, Ident, Extra<'t, E>> + Clone {
+    select! { Token::Ident(i) = e => Ident { name: values(e).name(i), span: e.span() } }.labelled("name")
+}
+
+/// The punctuation token written `text`.
+pub(crate) fn punct_token(text: &str) -> Token {
+    Token::Punct(RawToken::punctuation(text))
 }
 
 pub(crate) fn punct<'t, I: TokenInput<'t>, E: PErr<'t, I>>(
-    p: &'static str,
-) -> impl Parser<'t, I, Token, Extra<E>> + Clone {
-    just(Token::Punct(p))
+    text: &'static str,
+) -> impl Parser<'t, I, Token, Extra<'t, E>> + Clone {
+    just(punct_token(text))
 }
 
-pub(crate) fn type_expr<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, TypeExpr, Extra<E>> + Clone {
+pub(crate) fn type_expr<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<'t, I, TypeExpr, Extra<'t, E>> + Clone {
     recursive(|ty| {
         ident()
             .separated_by(punct("."))
@@ -29,9 +34,9 @@ pub(crate) fn type_expr<'t, I: TokenInput<'t>, E: PErr<'t, I>>() -> impl Parser<
                     .delimited_by(punct("<"), punct(">"))
                     .or_not(),
             )
-            .map_with(|(path, args), e| {
-                let s: SimpleSpan = e.span();
-                TypeExpr { kind: TypeExprKind::Named { path, args: args.unwrap_or_default() }, span: s.into() }
+            .map_with(|(path, args), e| TypeExpr {
+                kind: TypeExprKind::Named { path, args: args.unwrap_or_default() },
+                span: e.span(),
             })
             .labelled("type")
     })
