@@ -12,6 +12,7 @@ pub mod index;
 mod lints;
 pub mod names;
 pub mod program;
+pub mod resolved;
 pub mod scope;
 pub mod sigs;
 pub mod stdlib;

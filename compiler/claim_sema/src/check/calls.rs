@@ -6,6 +6,7 @@ use super::Checker;
 use crate::builtins::{builtin, world, BUILTIN_NAMES};
 use crate::hir::{self, Builtin as B, ExprKind as H, WorldFn};
 use crate::index::ItemTag;
+use crate::resolved::Def;
 use crate::sigs::FnSig;
 use crate::ty::{GlobalName, Ty, TypeDef};
 use claim_diagnostics::{did_you_mean, Diagnostic};
@@ -174,11 +175,12 @@ impl Checker<'_> {
         match segs.as_slice() {
             [one] => {
                 let name = one.name.as_str();
-                if self.innermost_local(name).is_some() {
+                if self.local_named(one).is_some() {
                     self.not_callable(one.span, &format!("`{name}` is a value and"));
                     return None;
                 }
                 if let Some(n) = self.scope.names.get(name) {
+                    self.note(one.span, Def::Item(n.target.clone()), false, None);
                     return match from_item(self, n.target.clone(), n.tag) {
                         Ok(c) => Some(c),
                         Err(why) => {
@@ -229,6 +231,10 @@ impl Checker<'_> {
                 let file = self.module_file(&module)?;
                 let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
                 let span = alias.span.join(item.span);
+                self.note(alias.span, Def::Module(module.clone()), false, None);
+                if entry.is_some() {
+                    self.note(item.span, Def::Item(GlobalName::new(&module, &item.name)), false, None);
+                }
                 match entry {
                     Some(e) => match from_item(self, GlobalName::new(&module, &item.name), e.tag) {
                         Ok(c) => Some(c),

@@ -6,6 +6,7 @@
 use super::Checker;
 use crate::hir::{self, ExprKind as H, Lit, OpKind};
 use crate::index::ItemTag;
+use crate::resolved::Def;
 use crate::ty::{GlobalName, Ty, TypeDef};
 use claim_diagnostics::{did_you_mean, Diagnostic};
 use claim_syntax::ast::{self, BinOp, ExprKind as A};
@@ -242,7 +243,7 @@ impl<'a> Checker<'a> {
                     }
                 };
                 let mark = self.locals.len();
-                let slot = self.bind(var.name.as_str().into(), item_ty);
+                let slot = self.bind(var.name.as_str().into(), var.span, item_ty);
                 let cond = cond.as_ref().map(|c| Box::new(self.expr(c, Some(&Ty::Bool))));
                 let elem_expected = match expected {
                     Some(Ty::List(t)) => Some((**t).clone()),
@@ -344,11 +345,15 @@ impl<'a> Checker<'a> {
 
     pub(super) fn name(&mut self, id: &ast::Ident, expected: Option<&Ty>) -> hir::Expr {
         let span = id.span;
-        if let Some((slot, ty)) = self.local_named(&id.name) {
+        if let Some((slot, ty)) = self.local_named(id) {
             return mk(H::Local(slot), span, ty);
         }
         let scope = self.scope;
         if let Some(n) = scope.names.get(id.name.as_str()) {
+            if self.noted.is_some() {
+                let ty = (n.tag == ItemTag::Fact).then(|| self.fact_sig(&n.target).map(|s| s.ty.clone())).flatten();
+                self.note(span, Def::Item(n.target.clone()), false, ty.as_ref());
+            }
             return match n.tag {
                 ItemTag::Fact => self.fact_ref(&n.target, span),
                 ItemTag::Fn => {
@@ -372,6 +377,8 @@ impl<'a> Checker<'a> {
         if let Some(exp) = expected {
             if let Some((enum_name, variants)) = self.enum_of(exp) {
                 if let Some((i, v)) = variants.iter().enumerate().find(|(_, v)| *v.name == *id.name) {
+                    let def = Def::Variant { owner: enum_name.clone(), name: v.name.clone() };
+                    self.note(span, def, false, Some(exp));
                     if v.fields.is_some() {
                         self.error(
                             Diagnostic::error("E0204", format!("variant `{}` carries fields", id.name))
@@ -393,6 +400,9 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        if let Some((module, _)) = scope.modules.get(id.name.as_str()) {
+            self.note(span, Def::Module(module.clone()), false, None);
+        }
         self.unknown_name(id, expected);
         mk(H::Error, span, Ty::Error)
     }
@@ -408,7 +418,7 @@ impl<'a> Checker<'a> {
         if self.scope.is_unresolved(&id.name) {
             return;
         }
-        let mut candidates: Vec<String> = self.locals.iter().map(|(n, _, _)| n.to_string()).collect();
+        let mut candidates: Vec<String> = self.locals.iter().map(|(n, ..)| n.to_string()).collect();
         candidates.extend(self.scope.sorted_names().into_iter().map(|(k, _)| k.to_string()));
         if let Some((_, vs)) = expected.and_then(|t| self.enum_of(t)) {
             candidates.extend(vs.iter().map(|v| v.name.to_string()));
@@ -448,7 +458,7 @@ impl<'a> Checker<'a> {
     /// a variant of a type: what [`Self::qualified_path`] looks for.
     fn may_qualify(&self, root: &ast::Ident) -> bool {
         let name = root.name.as_str();
-        !self.locals.iter().any(|(n, _, _)| &**n == name)
+        !self.locals.iter().any(|(n, ..)| &**n == name)
             && (self.scope.modules.contains_key(name)
                 || self.scope.names.get(name).is_some_and(|n| n.tag == ItemTag::Type))
     }
@@ -466,6 +476,11 @@ impl<'a> Checker<'a> {
             let file = self.module_file(&module)?;
             let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
             let target = GlobalName::new(&module, &item.name);
+            self.note(first.span, Def::Module(module.clone()), false, None);
+            if let Some(e) = &entry {
+                let ty = (e.tag == ItemTag::Fact).then(|| self.fact_sig(&target).map(|s| s.ty.clone())).flatten();
+                self.note(item.span, Def::Item(target.clone()), false, ty.as_ref());
+            }
             match entry.map(|e| e.tag) {
                 Some(ItemTag::Fact) => (self.fact_ref(&target, span), 2),
                 Some(ItemTag::Type) if segs.len() >= 3 => {
@@ -498,6 +513,7 @@ impl<'a> Checker<'a> {
         } else if let Some(n) = self.scope.names.get(first.name.as_str()).filter(|n| n.tag == ItemTag::Type) {
             let ty = Ty::named(n.target.clone());
             self.enum_of(&ty)?;
+            self.note(first.span, Def::Item(n.target.clone()), false, None);
             let span = first.span.join(segs[1].span);
             (self.unit_variant(&ty, segs[1], span)?, 2)
         } else {
@@ -516,6 +532,7 @@ impl<'a> Checker<'a> {
         let (enum_name, variants) = self.enum_of(ty)?;
         match variants.iter().enumerate().find(|(_, d)| *d.name == *v.name) {
             Some((i, d)) => {
+                self.note(v.span, Def::Variant { owner: enum_name.clone(), name: d.name.clone() }, false, Some(ty));
                 if d.fields.is_some() {
                     self.error(
                         Diagnostic::error("E0204", format!("variant `{}` carries fields", v.name))
@@ -560,6 +577,10 @@ impl<'a> Checker<'a> {
                 if let TypeDef::Record { fields, .. } = &info.def {
                     if let Some((i, f)) = fields.iter().enumerate().find(|(_, f)| *f.name == *field.name) {
                         let ty = f.ty.clone();
+                        if self.noted.is_some() {
+                            let def = Def::Field { owner: (**n).clone(), variant: None, name: f.name.clone() };
+                            self.note(field.span, def, false, Some(&ty));
+                        }
                         return mk(H::Field(Box::new(base), i as u32, f.name.clone()), span, ty);
                     }
                     let mut d =

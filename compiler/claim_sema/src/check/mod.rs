@@ -12,6 +12,7 @@ mod records;
 
 use crate::db::{item_index, parse, std_refusal_codes, Db, Program, SourceFile};
 use crate::hir;
+use crate::resolved::{Def, Occurrence};
 use crate::scope::module_scope;
 use crate::scope::Scope;
 use crate::sigs::module_sigs;
@@ -36,8 +37,8 @@ pub(crate) struct Checker<'a> {
     own_codes: rustc_hash::FxHashSet<&'a str>,
     unresolved_codes: Vec<(Arc<str>, Span)>,
     diags: Vec<Diagnostic>,
-    /// Locals in scope, innermost last.
-    locals: Vec<(Arc<str>, hir::Slot, Ty)>,
+    /// Locals in scope, innermost last, with where each is bound.
+    locals: Vec<(Arc<str>, hir::Slot, Ty, Span)>,
     next_slot: u32,
     /// In a fact initializer, where world functions are allowed.
     in_fact: bool,
@@ -53,9 +54,12 @@ pub(crate) struct Checker<'a> {
     /// time (a program lookup and an interned query key) was a fifth of
     /// checking. Asked once, the dependency is recorded all the same.
     other_sigs: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Option<&'a ModuleSigs>>>,
+    /// Every name resolved, with what it denotes, when the editor asks
+    /// (`occurrences`); `None` for a check that only needs the HIR.
+    noted: Option<Vec<Occurrence>>,
 }
 
-fn check(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
+fn check(db: &dyn Db, program: Program, file: SourceFile, note: bool) -> (CheckedModule, Vec<Occurrence>) {
     let parsed = parse(db, file);
     let mut c = Checker {
         db,
@@ -76,6 +80,7 @@ fn check(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
         refused: Default::default(),
         names: Default::default(),
         other_sigs: Default::default(),
+        noted: note.then(Vec::new),
     };
     let mut out = hir::Module::default();
     for item in &parsed.module.items {
@@ -98,13 +103,14 @@ fn check(db: &dyn Db, program: Program, file: SourceFile) -> CheckedModule {
     out.facts.shrink_to_fit();
     out.witnesses.shrink_to_fit();
     out.frontiers.shrink_to_fit();
-    CheckedModule {
+    let checked = CheckedModule {
         hir: Arc::new(out),
         edges: edges.into(),
         refused: c.refused,
         unresolved_codes: c.unresolved_codes,
         diagnostics: c.diags,
-    }
+    };
+    (checked, c.noted.unwrap_or_default())
 }
 
 impl<'a> Checker<'a> {
@@ -139,6 +145,9 @@ impl<'a> Checker<'a> {
         self.locals.clear();
         self.next_slot = 0;
         self.in_fact = false;
+        if self.noted.is_some() {
+            self.note_declarations(&item.kind);
+        }
         // The item's program-wide name, made once: its HIR keeps a copy
         // (a witness or frontier is named apart, below). The scope's own
         // (for an item declared here) is the one this module's code refers
@@ -157,12 +166,12 @@ impl<'a> Checker<'a> {
                 let Some(sig) = self.sigs.fns.get(f.name.name.as_str()).cloned() else {
                     return;
                 };
+                for (param, (name, ty)) in f.params.iter().zip(&sig.params) {
+                    self.bind(name.clone(), param.name.span, ty.clone());
+                }
                 // A world declaration (or a body-less fn, already reported)
                 // has nothing to check or run.
                 let Some(body) = &f.body else { return };
-                for (name, ty) in &sig.params {
-                    self.bind(name.clone(), ty.clone());
-                }
                 let body = self.expr(body, Some(&sig.ret));
                 out.functions.push(hir::Function {
                     name: named.unwrap_or_else(|| GlobalName::new(&self.module, &f.name.name)),
@@ -247,37 +256,166 @@ impl<'a> Checker<'a> {
         let declared = ty.map(|t| self.resolve_type(t));
         let value = self.expr(value, declared.as_ref());
         let ty = declared.unwrap_or_else(|| value.ty.clone());
-        (self.bind(name.name.as_str().into(), ty), value)
+        (self.bind(name.name.as_str().into(), name.span, ty), value)
     }
 
     fn resolve_type(&mut self, t: &ast::TypeExpr) -> Ty {
         let r = TypeResolver { db: self.db, program: self.program, scope: self.scope, file: self.file };
-        r.resolve(t, &mut self.diags)
+        let ty = r.resolve(t, &mut self.diags);
+        self.note_type(t, &ty);
+        ty
     }
 
-    fn bind(&mut self, name: Arc<str>, ty: Ty) -> hir::Slot {
+    /// Binds a local declared at `span`.
+    fn bind(&mut self, name: Arc<str>, span: Span, ty: Ty) -> hir::Slot {
         let slot = self.next_slot;
         self.next_slot += 1;
-        self.locals.push((name, slot, ty));
+        if self.noted.is_some() {
+            let def = Def::Local { file: self.file, span, name: name.clone() };
+            self.note(span, def, true, Some(&ty));
+        }
+        self.locals.push((name, slot, ty, span));
         slot
     }
 
-    /// The innermost local named `name`: its slot and its type (a use
-    /// keeps no name: the source has it, at the use's span).
-    fn local_named(&self, name: &str) -> Option<(hir::Slot, Ty)> {
-        self.innermost_local(name).map(|(_, s, t)| (*s, t.clone()))
+    /// The innermost local named `id`, used here: its slot and its type
+    /// (a use keeps no name: the source has it, at the use's span).
+    fn local_named(&mut self, id: &ast::Ident) -> Option<(hir::Slot, Ty)> {
+        let (_, slot, ty, at) = self.innermost_local(&id.name)?;
+        let (slot, ty, at) = (*slot, ty.clone(), *at);
+        if self.noted.is_some() {
+            let def = Def::Local { file: self.file, span: at, name: id.name.as_str().into() };
+            self.note(id.span, def, false, Some(&ty));
+        }
+        Some((slot, ty))
     }
 
     /// The innermost binding of `name` (whether a name is a local asks
     /// only this: nothing is copied).
-    fn innermost_local(&self, name: &str) -> Option<&(Arc<str>, hir::Slot, Ty)> {
-        self.locals.iter().rev().find(|(n, _, _)| &**n == name)
+    fn innermost_local(&self, name: &str) -> Option<&(Arc<str>, hir::Slot, Ty, Span)> {
+        self.locals.iter().rev().find(|(n, ..)| &**n == name)
+    }
+
+    /// Notes what the name at `span` denotes, when the editor asks.
+    fn note(&mut self, span: Span, def: Def, is_decl: bool, ty: Option<&Ty>) {
+        if let Some(noted) = &mut self.noted {
+            noted.push(Occurrence { span, def, is_decl, ty: ty.cloned() });
+        }
+    }
+
+    /// Notes the names of a type expression, read against the type the
+    /// resolver made of it.
+    fn note_type(&mut self, t: &ast::TypeExpr, ty: &Ty) {
+        if self.noted.is_none() {
+            return;
+        }
+        let ast::TypeExprKind::Named { path, args } = &t.kind else { return };
+        match (path.as_slice(), ty) {
+            ([one], Ty::Named(g)) => self.note(one.span, Def::Item((**g).clone()), false, None),
+            ([m, name], Ty::Named(g)) => {
+                self.note(m.span, Def::Module(g.module.clone()), false, None);
+                self.note(name.span, Def::Item((**g).clone()), false, None);
+            }
+            _ => {}
+        }
+        if let ([arg], Ty::List(inner) | Ty::Option(inner) | Ty::Map(inner)) = (args.as_slice(), ty) {
+            self.note_type(arg, inner);
+        }
+    }
+
+    /// Notes an item's declared names and the types its signature names.
+    fn note_declarations(&mut self, kind: &ItemKind) {
+        let own = |this: &Self, name: &ast::Ident| GlobalName::of(this.module.clone(), name.name.as_str().into());
+        match kind {
+            ItemKind::Use(u) => {
+                let path: Arc<str> = u.dotted().into();
+                self.note(u.path_span(), Def::Module(path.clone()), false, None);
+                for id in u.selection.iter().flatten() {
+                    let g = GlobalName::of(path.clone(), id.name.as_str().into());
+                    self.note(id.span, Def::Item(g), false, None);
+                }
+            }
+            ItemKind::Newtype { name, underlying } => {
+                let g = own(self, name);
+                self.note(name.span, Def::Item(g.clone()), true, None);
+                if let Some(TypeDef::Newtype(u)) = self.type_info(&g).map(|i| &i.def) {
+                    self.note_type(underlying, u);
+                }
+            }
+            ItemKind::Record(r) => {
+                let g = own(self, &r.name);
+                self.note(r.name.span, Def::Item(g.clone()), true, None);
+                let defs = match self.type_info(&g).map(|i| &i.def) {
+                    Some(TypeDef::Record { fields, .. }) => Some(&fields[..]),
+                    _ => None,
+                };
+                self.note_fields(&r.fields, defs, &g, None);
+            }
+            ItemKind::Enum { name, variants } => {
+                let g = own(self, name);
+                self.note(name.span, Def::Item(g.clone()), true, None);
+                let defs = match self.type_info(&g).map(|i| &i.def) {
+                    Some(TypeDef::Enum { variants }) => &variants[..],
+                    _ => &[],
+                };
+                for v in variants {
+                    let vname: Arc<str> = v.name.name.as_str().into();
+                    self.note(v.name.span, Def::Variant { owner: g.clone(), name: vname.clone() }, true, None);
+                    if let Some(fields) = &v.fields {
+                        let decl = defs.iter().find(|d| d.name == vname).and_then(|d| d.fields.as_deref());
+                        self.note_fields(fields, decl, &g, Some(vname));
+                    }
+                }
+            }
+            ItemKind::Refusal { name, .. } => {
+                self.note(name.span, Def::Refusal(name.name.as_str().into()), true, None);
+            }
+            ItemKind::Fact { name, ty, .. } => {
+                let sig = self.sigs.facts.get(name.name.as_str()).map(|f| f.ty.clone());
+                self.note(name.span, Def::Item(own(self, name)), true, sig.as_ref());
+                if let Some(t) = &sig {
+                    self.note_type(ty, t);
+                }
+            }
+            ItemKind::Fn(f) => {
+                self.note(f.name.span, Def::Item(own(self, &f.name)), true, None);
+                if let Some(sig) = self.sigs.fns.get(f.name.name.as_str()) {
+                    for (p, (_, t)) in f.params.iter().zip(&sig.params) {
+                        self.note_type(&p.ty, t);
+                    }
+                    self.note_type(&f.ret, &sig.ret);
+                }
+            }
+            ItemKind::Witness { name, .. } | ItemKind::Frontier { name, .. } => {
+                self.note(name.span, Def::Item(own(self, name)), true, None);
+            }
+            ItemKind::Error => {}
+        }
+    }
+
+    /// Notes the fields a record or variant declares, and their types.
+    fn note_fields(
+        &mut self,
+        fields: &[ast::FieldDecl],
+        defs: Option<&[crate::ty::FieldDef]>,
+        owner: &GlobalName,
+        variant: Option<Arc<str>>,
+    ) {
+        for f in fields {
+            let name: Arc<str> = f.name.name.as_str().into();
+            let def = Def::Field { owner: owner.clone(), variant: variant.clone(), name: name.clone() };
+            self.note(f.name.span, def, true, None);
+            if let Some(d) = defs.and_then(|ds| ds.iter().find(|d| d.name == name)) {
+                self.note_type(&f.ty, &d.ty);
+            }
+        }
     }
 
     /// Checks that a refusal code is declared: here, in the standard
     /// library or built in; any other is left to the merge, which knows
     /// every module's (`crate::program::undeclared_code`).
     fn check_code(&mut self, code: &ast::Ident) {
+        self.note(code.span, Def::Refusal(code.name.as_str().into()), false, None);
         let name = code.name.as_str();
         if self.codes.contains(name) || self.own_codes.contains(name) {
             return;
@@ -369,7 +507,17 @@ pub struct CheckedModule {
 
 #[salsa::tracked(returns(ref), lru = 1_000_000_000)] // KEEP_ALL
 pub fn check_module(db: &dyn Db, program: Program, file: SourceFile) -> Arc<CheckedModule> {
-    Arc::new(check(db, program, file))
+    Arc::new(check(db, program, file, false).0)
+}
+
+/// Every name in `file` the checker resolved, with what it denotes, in
+/// source order: what the editor reads. The module is checked again with
+/// its notes kept, so a run that only needs the HIR does not keep them.
+#[salsa::tracked(returns(ref))]
+pub fn occurrences(db: &dyn Db, program: Program, file: SourceFile) -> Arc<[Occurrence]> {
+    let (_, mut noted) = check(db, program, file, true);
+    noted.sort_by_key(|o| (o.span.start, o.span.end));
+    noted.into()
 }
 
 /// How many checked modules salsa keeps (`forget.rs`).

@@ -5,6 +5,7 @@
 use super::expr::decode_hex;
 use super::Checker;
 use crate::hir::{self, Lit, PatternKind as P};
+use crate::resolved::Def;
 use crate::ty::Ty;
 use claim_diagnostics::{and_list, did_you_mean, Diagnostic};
 use claim_syntax::ast::{self, PatternKind as A};
@@ -69,8 +70,9 @@ impl Checker<'_> {
                 P::List { elems: elems.iter().map(|e| self.pattern(e, &elem_ty, allow_bind)).collect(), rest: *rest }
             }
             A::Name(id) => {
-                if let Some((_, variants)) = self.enum_of(ty) {
+                if let Some((owner, variants)) = self.enum_of(ty) {
                     if let Some((i, v)) = variants.iter().enumerate().find(|(_, v)| *v.name == *id.name) {
+                        self.note(id.span, Def::Variant { owner, name: v.name.clone() }, false, None);
                         if v.fields.is_some() {
                             self.error(
                                 Diagnostic::error("E0218", format!("variant `{}` carries fields", id.name))
@@ -113,7 +115,7 @@ impl Checker<'_> {
             );
             return P::Error;
         }
-        P::Bind(self.bind(id.name.as_str().into(), ty.clone()))
+        P::Bind(self.bind(id.name.as_str().into(), id.span, ty.clone()))
     }
 
     fn lit_pattern(&mut self, p: &ast::Pattern, ty: &Ty, lit_ty: Ty, lit: Lit, what: &str) -> P {
@@ -155,7 +157,9 @@ impl Checker<'_> {
         // A qualified path must name the matched enum.
         if path.len() >= 2 {
             let qual = &path[path.len() - 2];
-            if *qual.name != *enum_name.name {
+            if *qual.name == *enum_name.name {
+                self.note(qual.span, Def::Item(enum_name.clone()), false, None);
+            } else {
                 bind_all(self);
                 self.error(
                     Diagnostic::error("E0218", format!("`{}` is not the matched enum `{}`", qual.name, enum_name.name))
@@ -174,6 +178,7 @@ impl Checker<'_> {
             self.error(d);
             return P::Error;
         };
+        self.note(last.span, Def::Variant { owner: enum_name.clone(), name: def.name.clone() }, false, None);
         let Some((fpats, rest)) = fields else {
             if def.fields.is_some() {
                 self.error(
@@ -215,6 +220,11 @@ impl Checker<'_> {
                 continue;
             }
             named.push(fi);
+            if self.noted.is_some() {
+                let def =
+                    Def::Field { owner: enum_name.clone(), variant: Some(def.name.clone()), name: fd.name.clone() };
+                self.note(f.name.span, def, false, Some(&fd.ty));
+            }
             let sub = match &f.pattern {
                 Some(sub) => self.pattern(sub, &fd.ty, allow_bind),
                 None => hir::Pattern { kind: self.binding(&f.name, &fd.ty, allow_bind), span: f.name.span },

@@ -6,6 +6,7 @@ use super::expr::mk;
 use super::Checker;
 use crate::hir::{self, ExprKind as H};
 use crate::index::ItemTag;
+use crate::resolved::Def;
 use crate::ty::{FieldDef, Fields, GlobalName, Ty, TypeDef};
 use claim_diagnostics::{and_list, did_you_mean, Diagnostic};
 use claim_syntax::ast;
@@ -64,9 +65,13 @@ impl<'a> Checker<'a> {
     ) -> hir::Expr {
         let dotted = path.iter().map(|i| i.name.as_str()).collect::<Vec<_>>().join(".");
         let path_span = path.first().map(|f| f.span).unwrap_or(span).join(path.last().map(|l| l.span).unwrap_or(span));
-        match self.ctor(path, expected) {
+        let ctor = self.ctor(path, expected);
+        if self.noted.is_some() {
+            self.note_ctor(path, ctor.as_ref());
+        }
+        match ctor {
             Some(Ctor::Record(g, fields)) => {
-                let values = self.field_inits(path_span, &dotted, inits, fields);
+                let values = self.field_inits(path_span, &dotted, inits, fields, (&g, None));
                 // One shared name for the expression and its type.
                 let g = Arc::new(g);
                 mk(
@@ -88,7 +93,7 @@ impl<'a> Checker<'a> {
                     );
                     return mk(H::Error, span, Ty::named(g));
                 };
-                let values = self.field_inits(path_span, &dotted, inits, fields);
+                let values = self.field_inits(path_span, &dotted, inits, fields, (&g, Some(&def.name)));
                 let g = Arc::new(g);
                 let kind = H::Variant(Box::new(hir::VariantExpr {
                     ty: g.clone(),
@@ -124,15 +129,41 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Checks a literal's fields against the declared ones. `path_span` is
-    /// the literal's type or variant name, where a missing field is
-    /// reported.
+    /// Notes what a literal's path names: `Record`, `module.Record`,
+    /// `Variant`, `Enum.Variant`, `module.Enum.Variant`.
+    fn note_ctor(&mut self, path: &[ast::Ident], ctor: Option<&Ctor<'_>>) {
+        match (path, ctor) {
+            ([.., last], Some(Ctor::Record(g, _))) => {
+                if let [m, _] = path {
+                    self.note(m.span, Def::Module(g.module.clone()), false, None);
+                }
+                self.note(last.span, Def::Item(g.clone()), false, None);
+            }
+            ([.., last], Some(Ctor::Variant(g, _, d))) => {
+                match path {
+                    [e, _] => self.note(e.span, Def::Item(g.clone()), false, None),
+                    [m, e, _] => {
+                        self.note(m.span, Def::Module(g.module.clone()), false, None);
+                        self.note(e.span, Def::Item(g.clone()), false, None);
+                    }
+                    _ => {}
+                }
+                self.note(last.span, Def::Variant { owner: g.clone(), name: d.name.clone() }, false, None);
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks a literal's fields against the declared ones, those of
+    /// `owner`'s record or variant. `path_span` is the literal's type or
+    /// variant name, where a missing field is reported.
     fn field_inits(
         &mut self,
         path_span: Span,
         what: &str,
         inits: &[ast::FieldInit],
         fields: &[FieldDef],
+        owner: (&GlobalName, Option<&Arc<str>>),
     ) -> Vec<(u32, hir::Expr)> {
         let mut out = Vec::new();
         let mut given: Vec<&str> = Vec::new();
@@ -166,6 +197,11 @@ impl<'a> Checker<'a> {
                 continue;
             }
             given.push(&def.name);
+            if self.noted.is_some() {
+                let (g, variant) = owner;
+                let field = Def::Field { owner: g.clone(), variant: variant.cloned(), name: def.name.clone() };
+                self.note(init.name.span, field, false, Some(&def.ty));
+            }
             let value = match &init.value {
                 Some(v) => self.expr(v, Some(&def.ty)),
                 None => {
