@@ -1,12 +1,21 @@
-//! The lexer and parser never panic, whatever the bytes; nor does the
-//! scan of `use` lines a batch run reads before it parses, nor its
-//! comparison with the parse (which may disagree, never fail).
+//! The lexer and parser never panic, whatever the bytes; and the `use`
+//! items a batch run reads before it parses a module whole
+//! (`parse_uses`) are exactly those of the module's tree.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let parsed = claim_syntax::parse_module(&text);
-    let scanned = claim_syntax::uses::scan_uses(&text);
-    let _ = claim_syntax::uses::scan_agrees(&scanned, &parsed.module);
+    let uses = claim_syntax::parse_uses(&text);
+    let in_tree: Vec<&claim_syntax::ast::UseDecl> = parsed
+        .module
+        .items
+        .iter()
+        .filter_map(|item| match &item.kind {
+            claim_syntax::ast::ItemKind::Use(u) => Some(u),
+            _ => None,
+        })
+        .collect();
+    assert!(uses.iter().eq(in_tree.iter().copied()), "the uses differ from the tree's:\n{text}");
 });

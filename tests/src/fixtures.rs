@@ -177,13 +177,12 @@ fn every_emitted_code_is_explained() {
     assert!(missing.is_empty(), "codes without an explanation: {missing:?}");
 }
 
-/// A batch run finds modules' `use`s by scanning their lines
-/// (`claim_syntax::uses`), trusting the scan only where the parse agrees
-/// and loading again where it does not: every module the project writes
-/// (the standard library, the claims, the examples, the parser's and
-/// checker's fixtures) agrees, so none of them takes the slow way.
+/// A batch run finds modules' `use`s by parsing their `use` items alone
+/// (`claim_syntax::parse_uses`): on every module the project writes (the
+/// standard library, the claims, the examples, the parser's and checker's
+/// fixtures) they are the `use` items of the whole parse.
 #[test]
-fn the_use_scan_agrees_with_the_parse_on_every_module_of_the_project() {
+fn the_uses_alone_are_those_of_the_whole_parse_on_every_module_of_the_project() {
     fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
         let Ok(rd) = std::fs::read_dir(dir) else { return };
         for e in rd.filter_map(Result::ok) {
@@ -204,15 +203,19 @@ fn the_use_scan_agrees_with_the_parse_on_every_module_of_the_project() {
     let mut with_uses = 0;
     for f in &files {
         let src = std::fs::read_to_string(f).expect("module");
-        let scanned = claim_syntax::uses::scan_uses(&src);
-        with_uses += usize::from(!scanned.is_empty());
+        let alone = claim_syntax::parse_uses(&src);
+        with_uses += usize::from(!alone.is_empty());
         let parsed = claim_syntax::parse_module(&src);
-        assert!(
-            claim_syntax::uses::scan_agrees(&scanned, &parsed.module),
-            "{}: scanned {scanned:?}, parsed {:?}",
-            f.display(),
-            claim_syntax::uses::parsed_uses(&parsed.module).collect::<Vec<_>>()
-        );
+        let in_tree: Vec<&claim_syntax::ast::UseDecl> = parsed
+            .module
+            .items
+            .iter()
+            .filter_map(|item| match &item.kind {
+                claim_syntax::ast::ItemKind::Use(u) => Some(u),
+                _ => None,
+            })
+            .collect();
+        assert!(alone.iter().eq(in_tree.iter().copied()), "{}: {alone:?} against {in_tree:?}", f.display());
     }
     assert!(with_uses >= 10, "too few modules with uses: {with_uses}");
 }

@@ -150,10 +150,6 @@ pub struct RunState<'p> {
     /// For a first run, each project's folders already listed (the search
     /// for files listed them), handed to its world.
     listed: Vec<crate::project::Listings>,
-    /// A first load parses every module, not each one where it is checked
-    /// (`load_parsing`'s `defer`): set when a deferred load's scan of
-    /// the `use`s was found wrong, and the run started over.
-    parse_at_load: bool,
 }
 
 impl RunState<'_> {
@@ -287,8 +283,7 @@ fn load_and_check<'p>(
     // A first run loads; a run again reuses what is loaded. A run that
     // exits after one check parses each module where it checks it, part by
     // part (see `check_in_parts`); one that runs again parses all as it loads.
-    let defer = opts.exit_after && !state.parse_at_load;
-    let sources_before = if defer { shared.lock().map(|s| s.clone()).ok() } else { None };
+    let defer = opts.exit_after;
     if dbs.is_empty() {
         let mut listed = std::mem::take(&mut state.listed).into_iter();
         for p in projects {
@@ -306,12 +301,8 @@ fn load_and_check<'p>(
         }
     }
     clock.phase("load");
-    let mut guessed_wrong = false;
     for (_, db, l) in dbs.iter_mut() {
-        let Some(evicted) = crate::check_parts::check_in_parts(db, l, opts) else {
-            guessed_wrong = true;
-            break;
-        };
+        let evicted = crate::check_parts::check_in_parts(db, l, opts);
         // The last part's trees are freed beside the merge, which is serial
         // (on a worker's stack: freeing a tree recurses as deep as it nests).
         std::thread::scope(|s| {
@@ -331,18 +322,6 @@ fn load_and_check<'p>(
             compile(&*db, l.program);
         });
         clock.phase("merge");
-    }
-    if guessed_wrong {
-        // The scan of some module's `use`s (or its nesting) was not what
-        // its parse found: load and check again, parsing as it loads. The
-        // sources are as they were, so files keep the ids a parsing load
-        // gives them.
-        drop(std::mem::take(&mut state.dbs));
-        if let (Some(before), Ok(mut sources)) = (sources_before, shared.lock()) {
-            *sources = before;
-        }
-        state.parse_at_load = true;
-        return load_and_check(opts, tool, projects, state, clock);
     }
     Ok(())
 }

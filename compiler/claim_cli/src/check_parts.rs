@@ -5,44 +5,41 @@
 
 use crate::db::CliDb;
 use crate::options::BatchOptions;
+use claim_diagnostics::Diagnostic;
 use claim_sema::forget::CheckingMemos;
 use claim_syntax::Parsed;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
 /// Checks a program's modules in parts, each part's syntax trees dropped
 /// once it is checked (nothing after the check reads them): the trees are
 /// as large as the checked modules, and a run holds the two at once only
 /// for a part. A run again re-parses only what changed, as before. Returns
-/// the last part's trees, to be freed by the caller; `None` where the load
-/// deferred parsing (`Loaded::scanned`) and a module's parse does not
-/// agree with its scanned `use`s or nests past the limit: the program was
-/// guessed wrong, and must be loaded again.
-pub(crate) fn check_in_parts(
-    db: &mut CliDb,
-    l: &crate::project::Loaded,
-    opts: &BatchOptions,
-) -> Option<Vec<Arc<Parsed>>> {
+/// the last part's trees, to be freed by the caller. Where the load
+/// deferred parsing (`Loaded::uses`), a module found here to nest past the
+/// limit is a load error (`E0012`), added to the load's.
+pub(crate) fn check_in_parts(db: &mut CliDb, l: &mut crate::project::Loaded, opts: &BatchOptions) -> Vec<Arc<Parsed>> {
     let modules = l.program.modules(&*db);
     let files: Vec<claim_sema::SourceFile> = modules.values().copied().collect();
     if files.is_empty() {
-        return Some(Vec::new());
+        return Vec::new();
     }
     let part = files.len().div_ceil(16).max(32);
     // What other modules `use`: their signatures are read by the check of
     // every part that imports them. (Only for a run that drops as it goes:
     // a run again would parse every module to find out.)
-    let imported: Vec<claim_sema::SourceFile> = match &l.scanned {
-        Some(scanned) => {
-            let named: std::collections::HashSet<&str> = scanned.values().flatten().map(String::as_str).collect();
-            // The standard library's own `use`s are not scanned: keep all of it.
+    let imported: Vec<claim_sema::SourceFile> = match &l.uses {
+        Some(uses) => {
+            let named: std::collections::HashSet<&str> = uses.values().flatten().map(String::as_str).collect();
+            // The standard library's own `use`s are not in the map: keep all of it.
             let kept = |m: &str| named.contains(m) || claim_sema::db::is_std_module(m);
             modules.iter().filter(|(m, _)| kept(m)).map(|(_, f)| *f).collect()
         }
         None if opts.exit_after => imported_modules(&*db, l.program),
         None => Vec::new(),
     };
-    let guessed_wrong = AtomicBool::new(false);
+    let too_deep: std::sync::Mutex<Vec<Diagnostic>> = Default::default();
+    let deferred = l.uses.is_some();
     let limit = opts.limits.max_nesting;
     let parts: Vec<&[claim_sema::SourceFile]> = files.chunks(part).collect();
     let next: Vec<AtomicUsize> = parts.iter().map(|_| AtomicUsize::new(0)).collect();
@@ -59,13 +56,12 @@ pub(crate) fn check_in_parts(
         loop {
             let i = next[k].fetch_add(1, Ordering::Relaxed);
             let Some(file) = chunk.get(i) else { break };
-            if let Some(uses) = l.scanned.as_ref().and_then(|s| s.get(file)) {
+            if deferred {
                 // What loading would have found had it parsed this module.
                 let tree = &claim_sema::parse(db, *file).module;
-                if !claim_syntax::uses::scan_agrees(uses, tree)
-                    || claim_syntax::nesting::deeper_than(tree, limit).is_some()
-                {
-                    guessed_wrong.store(true, Ordering::Relaxed);
+                if let Some((depth, at)) = claim_syntax::nesting::deeper_than(tree, limit) {
+                    let d = crate::project::too_deep(file.file_id(db), depth, at, limit);
+                    too_deep.lock().map(|mut all| all.push(d)).unwrap_or_default();
                 }
             }
             claim_sema::summary::module_summary(db, l.program, *file);
@@ -137,11 +133,8 @@ pub(crate) fn check_in_parts(
                     }
                 }
             }
-            if guessed_wrong.load(Ordering::Relaxed) {
-                return;
-            }
             // Trees not made yet are not kept (a deferred load made none).
-            let rest = match l.scanned {
+            let rest = match l.uses {
                 Some(_) => &[][..],
                 None => files.get((k + 1) * part..).unwrap_or_default(),
             };
@@ -158,10 +151,11 @@ pub(crate) fn check_in_parts(
             }
         }
     });
-    if guessed_wrong.load(Ordering::Relaxed) {
-        return None;
-    }
-    Some(evicted)
+    // In the order of the files, whichever worker found each.
+    let mut too_deep = too_deep.into_inner().unwrap_or_default();
+    too_deep.sort_by_key(|d| d.primary.as_ref().map(|l| l.loc));
+    l.errors.extend(too_deep);
+    evicted
 }
 
 /// The modules of a program that some module `use`s (read from the syntax

@@ -355,13 +355,11 @@ pub struct Loaded {
     pub errors: Vec<Diagnostic>,
     /// The project's `Claim.toml` (empty where there is none).
     pub manifest: crate::manifest::Manifest,
-    /// For a load that did not parse the modules it read (`load_parsing` with `defer`):
-    /// the `use`s it found in each by scanning its lines instead
-    /// (`claim_syntax::uses`). The program is right only if every module's
-    /// parse agrees with its scan and no module nests past the limit; the
-    /// caller checks both as it parses each, and otherwise loads again with
-    /// `load_with`.
-    pub scanned: Option<HashMap<SourceFile, Vec<String>>>,
+    /// For a load that did not parse the modules it read whole
+    /// (`load_parsing` with `defer`): the modules each one `use`s, parsed
+    /// from its `use` items alone (`claim_syntax::parse_uses`). The nesting
+    /// limit is then the caller's to check, as it parses each module.
+    pub uses: Option<HashMap<SourceFile, Vec<String>>>,
     /// Whether enough of the modules' reads waited for the disk to say
     /// the page cache is missing files here and there
     /// (`readahead::evicting`): the facts' receipts are then read ahead.
@@ -395,13 +393,13 @@ pub fn load_with<D: claim_sema::Db + Clone + Send>(
     load_parsing(db, sources, project, limits, jobs, false)
 }
 
-/// `load_with`; with `defer`, the entries read from files are not parsed:
-/// their `use`s are scanned from their lines (`claim_syntax::uses`), and the
+/// `load_with`; with `defer`, the entries read from files are not parsed
+/// whole: only their `use` items are (`claim_syntax::parse_uses`), and the
 /// nesting limit is left to the caller, which parses each module where it
 /// checks it (a module reached only through `use`, and the standard
 /// library, are parsed here as before: there are few). For a run that
 /// checks in parts and frees each part's trees: no run then holds every
-/// tree at once. See `Loaded::scanned` for what the caller must confirm.
+/// tree at once.
 pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     db: &D,
     sources: &mut Sources,
@@ -432,7 +430,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
             dirs: found.dirs,
             errors: found.errors,
             manifest: Default::default(),
-            scanned: None,
+            uses: None,
             evicting: false,
         };
     }
@@ -483,12 +481,14 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     // there too.
     let depths: std::sync::Mutex<HashMap<SourceFile, Option<(usize, Span)>>> = Default::default();
     let limit = limits.max_nesting;
-    let mut scanned: Option<HashMap<SourceFile, Vec<String>>> = None;
+    let mut used: Option<HashMap<SourceFile, Vec<String>>> = None;
     if defer {
         // Only what came from files: the standard library is parsed below.
         let texts: Vec<&str> = files.iter().map(|file| &**file.text(db)).collect();
-        let uses = crate::parallel::map(&texts, jobs, |text| claim_syntax::uses::scan_uses(text));
-        scanned = Some(files.iter().copied().zip(uses).collect());
+        let uses = crate::parallel::map(&texts, jobs, |text| {
+            claim_syntax::parse_uses(text).iter().map(claim_syntax::ast::UseDecl::dotted).collect::<Vec<_>>()
+        });
+        used = Some(files.iter().copied().zip(uses).collect());
     } else {
         crate::parallel::warm(db, &files, jobs, |db, file| {
             let deep = claim_syntax::nesting::deeper_than(&claim_sema::parse(db, *file).module, limit);
@@ -512,7 +512,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
                 None => continue,
             },
         };
-        if let Some(uses) = scanned.as_ref().and_then(|s| s.get(&file)) {
+        if let Some(uses) = used.as_ref().and_then(|s| s.get(&file)) {
             // In the order the parsed `use`s are pushed below.
             queue.extend(uses.iter().cloned());
             modules.insert(module, file);
@@ -523,11 +523,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
             .remove(&file)
             .unwrap_or_else(|| claim_syntax::nesting::deeper_than(&claim_sema::parse(db, file).module, limit));
         if let Some((depth, at)) = deep {
-            found.errors.push(
-                Diagnostic::error("E0012", format!("nesting deeper than the limit of {} levels", limits.max_nesting))
-                    .at(fid, at, format!("{depth} levels deep here"))
-                    .with_help("name the inner parts with `let` or functions, or raise the limit with `--max-nesting`"),
-            );
+            found.errors.push(too_deep(fid, depth, at, limits.max_nesting));
         }
         for item in &claim_sema::parse(db, file).module.items {
             if let ItemKind::Use(u) = &item.kind {
@@ -540,7 +536,15 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
     let program = Program::loaded(db, modules, entries.clone(), found.unreadable);
     let (waits, reads) = reads.counts();
     let evicting = crate::world::readahead::evicting(waits, reads);
-    Loaded { program, entries, dirs: found.dirs, errors: found.errors, manifest, scanned, evicting }
+    Loaded { program, entries, dirs: found.dirs, errors: found.errors, manifest, uses: used, evicting }
+}
+
+/// A module that nests deeper than the limit (`E0012`), `depth` levels at
+/// `at`.
+pub(crate) fn too_deep(file: FileId, depth: usize, at: Span, limit: usize) -> Diagnostic {
+    Diagnostic::error("E0012", format!("nesting deeper than the limit of {limit} levels"))
+        .at(file, at, format!("{depth} levels deep here"))
+        .with_help("name the inner parts with `let` or functions, or raise the limit with `--max-nesting`")
 }
 
 /// What reading a module's file found, before anything is recorded: the

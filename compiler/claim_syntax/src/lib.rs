@@ -10,8 +10,7 @@ pub mod nesting;
 pub mod parser;
 pub mod span;
 pub mod token;
-pub mod uses;
 
 pub use error::SyntaxError;
-pub use parser::{parse_module, Parsed};
+pub use parser::{parse_module, parse_uses, Parsed};
 pub use span::{FileId, Loc, Span};

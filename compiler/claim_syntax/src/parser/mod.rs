@@ -7,11 +7,11 @@ mod items;
 mod patterns;
 mod types;
 
-use crate::ast::{Item, ItemKind, Module};
+use crate::ast::{Item, ItemKind, Module, UseDecl};
 use crate::error::SyntaxError;
 use crate::lexer::{lex, Lexed};
 use crate::span::Span;
-use crate::token::{RawToken, Token, Values};
+use crate::token::{Keyword, RawToken, Token, Values};
 use chumsky::input::ValueInput;
 use chumsky::inspector::SimpleState;
 use chumsky::prelude::*;
@@ -73,6 +73,27 @@ pub struct Parsed {
 /// (they never occur inside an expression), and each item is parsed
 /// alone: a broken item cannot swallow the ones after it.
 pub fn parse_module(src: &str) -> Parsed {
+    parse_items(src, false)
+}
+
+/// The `use` items of a module, parsed as [`parse_module`] parses them,
+/// without parsing its other items: what a run reads to find the modules
+/// of its program before it parses any module whole. Each item is parsed
+/// alone, so these are exactly the `use` items of the module's tree.
+pub fn parse_uses(src: &str) -> Vec<UseDecl> {
+    parse_items(src, true)
+        .module
+        .items
+        .into_iter()
+        .filter_map(|item| match item.kind {
+            ItemKind::Use(u) => Some(u),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Parses every item of `src`, or only its `use` items.
+fn parse_items(src: &str, only_uses: bool) -> Parsed {
     let Lexed { tokens, values, docs, mut errors, .. } = lex(src);
     let mut state = SimpleState(&values);
     let mut errs = Vec::new();
@@ -87,6 +108,9 @@ pub fn parse_module(src: &str) -> Parsed {
             continue;
         };
         let span = Span { start: first.1.start, end: last.1.end };
+        if only_uses && first.0 != Token::Kw(Keyword::Use) {
+            continue;
+        }
         if !starts_item(&first.0) && first.0 != Token::Punct(RawToken::At) {
             let what = values.describe(first.0);
             errors.push(
@@ -432,5 +456,43 @@ fn attach_docs(items: &mut [Item], docs: &[(Span, String)]) {
             next += 1;
         }
         prev_end = item.span.end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uses_in_tree(src: &str) -> Vec<UseDecl> {
+        parse_module(src)
+            .module
+            .items
+            .into_iter()
+            .filter_map(|item| match item.kind {
+                ItemKind::Use(u) => Some(u),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_uses_alone_are_the_uses_of_the_tree() {
+        for src in [
+            "// a module\nuse std.provenance.{Candidate, keyed}\n  use app.lib\nuse std.oci.{Tag}\n\nfact x: Int = 1\n",
+            // After another item on its line, with blanks around the dots,
+            // inside a multi-line text, broken, after a broken item.
+            "fact x: Int = 1 use std.oci.{Tag}\n",
+            "use std . oci.{Tag}\n",
+            "fact t: Text = \"a\nuse app.lib\n\"\n",
+            "use std.oci.{Tag Digest}\nuse app.lib\n",
+            "fn f( -> Int { 1 }\nuse app.lib\n",
+            "user\nuse_x = 1\nuse\n/// use a.b\n// use c.d\n",
+        ] {
+            let alone = parse_uses(src);
+            assert_eq!(alone, uses_in_tree(src), "{src:?}");
+        }
+        let dotted: Vec<String> =
+            parse_uses("use std . oci.{Tag}\nfact x: Int = 1 use a.b\n").iter().map(UseDecl::dotted).collect();
+        assert_eq!(dotted, ["std.oci", "a.b"]);
     }
 }
