@@ -52,15 +52,23 @@ fn not_run(diags: &[Diagnostic], sources: &Sources, color: bool, what: &str) -> 
     Output { stdout: String::new(), stderr: err, code: 2 }
 }
 
-/// `claim_batch`: the whole run.
+/// The whole run, in this process, which goes on after it: what the
+/// language server's "run witness" and `claimc graph --with-verdicts` read
+/// verdicts from.
 pub fn run(opts: &BatchOptions) -> Output {
-    staged(opts, Tool::Batch, run_timed)
+    staged(opts, Tool::Batch, false, run_timed)
+}
+
+/// `claim_batch`: the whole run, in a process that exits after it (see
+/// `RunState::exiting`).
+pub fn run_then_exit(opts: &BatchOptions) -> Output {
+    staged(opts, Tool::Batch, true, run_timed)
 }
 
 /// `claimc check`: the run's load and check, then every diagnostic and the
-/// count of modules checked.
+/// count of modules checked; the process exits after it.
 pub fn check(opts: &BatchOptions) -> Output {
-    staged(opts, Tool::Check, |opts, projects, state, clock| {
+    staged(opts, Tool::Check, true, |opts, projects, state, clock| {
         if let Err(out) = load_and_check(opts, Tool::Check, projects, state, clock) {
             return out;
         }
@@ -71,9 +79,9 @@ pub fn check(opts: &BatchOptions) -> Output {
 }
 
 /// `claim_batch --list`: the run's load and check, then the names of the
-/// witnesses it would run; no fact is read.
+/// witnesses it would run; no fact is read. The process exits after it.
 pub fn list(opts: &BatchOptions) -> Output {
-    staged(opts, Tool::Batch, |opts, projects, state, clock| {
+    staged(opts, Tool::Batch, true, |opts, projects, state, clock| {
         if let Err(out) = load_and_check(opts, Tool::Batch, projects, state, clock) {
             return out;
         }
@@ -93,10 +101,12 @@ pub fn list(opts: &BatchOptions) -> Output {
 }
 
 /// A command's stages from the start: the search for the entries'
-/// projects, then `stages` over them, with the run's timings.
+/// projects, then `stages` over them, with the run's timings; `exiting`
+/// where the process exits right after (`RunState::exiting`).
 fn staged(
     opts: &BatchOptions,
     tool: Tool,
+    exiting: bool,
     stages: impl for<'p> FnOnce(&BatchOptions, &'p [crate::project::Project], &mut RunState<'p>, &mut Timings) -> Output,
 ) -> Output {
     // The clock starts before the search for files: it is part of loading.
@@ -105,10 +115,10 @@ fn staged(
         Ok(p) => p,
         Err(d) => return stopped(opts, tool, &[*d], &Sources::new(), "cannot start"),
     };
-    let mut state = RunState { listed: split_listings(listed, &projects), ..RunState::default() };
+    let mut state = RunState { listed: split_listings(listed, &projects), exiting, ..RunState::default() };
     let mut out = stages(opts, &projects, &mut state, &mut clock);
     out.stderr.push_str(&clock.report());
-    if opts.exit_after {
+    if exiting {
         std::mem::forget(state);
     }
     out
@@ -150,6 +160,14 @@ pub struct RunState<'p> {
     /// For a first run, each project's folders already listed (the search
     /// for files listed them), handed to its world.
     listed: Vec<crate::project::Listings>,
+    /// The process exits right after this run, and nothing runs again
+    /// (`claim_batch`, `claimc check`; not `--watch`, the language server
+    /// or a test): modules are parsed where they are checked, part by part,
+    /// and what each stage no longer needs is forgotten as it goes; the
+    /// facts are evaluated once without salsa's records; and nothing is
+    /// freed at the end, node by node (a tenth of a large run's time), the
+    /// operating system takes the memory back at once.
+    exiting: bool,
 }
 
 impl RunState<'_> {
@@ -283,7 +301,7 @@ fn load_and_check<'p>(
     // A first run loads; a run again reuses what is loaded. A run that
     // exits after one check parses each module where it checks it, part by
     // part (see `check_in_parts`); one that runs again parses all as it loads.
-    let defer = opts.exit_after;
+    let defer = state.exiting;
     if dbs.is_empty() {
         let mut listed = std::mem::take(&mut state.listed).into_iter();
         for p in projects {
@@ -291,7 +309,7 @@ fn load_and_check<'p>(
             db.max_value_len = opts.limits.max_value_len;
             db.fact_time_limit = opts.timeout_per_fact;
             // A run that exits after reading once never redoes a read.
-            db.record_reads = !opts.exit_after;
+            db.record_reads = !state.exiting;
             let l = match shared.lock() {
                 Ok(mut sources) => crate::project::load_parsing(&db, &mut sources, p, &opts.limits, opts.jobs, defer),
                 Err(_) => return Err(stopped(opts, tool, &[], &Sources::new(), "internal error")),
@@ -302,7 +320,7 @@ fn load_and_check<'p>(
     }
     clock.phase("load");
     for (_, db, l) in dbs.iter_mut() {
-        let evicted = crate::check_parts::check_in_parts(db, l, opts);
+        let evicted = crate::check_parts::check_in_parts(db, l, opts, state.exiting);
         // The last part's trees are freed beside the merge, which is serial
         // (on a worker's stack: freeing a tree recurses as deep as it nests).
         std::thread::scope(|s| {
@@ -312,7 +330,7 @@ fn load_and_check<'p>(
                 drop(evicted);
             }
             // Nothing runs again: keep only what the next step reads.
-            if opts.exit_after {
+            if state.exiting {
                 claim_sema::forget::forget_checking(db);
             }
             clock.phase("check");
@@ -389,6 +407,7 @@ type LintInput<'c> = (Option<BindingTypes<'c>>, Roles<'c>, Vec<Vec<JsonDigest>>)
 /// internal error): they stop the run.
 fn facts<'c>(
     opts: &BatchOptions,
+    once: bool,
     dbs: &'c [ProjectDb<'_>],
     loaded: &Programs<'c>,
     texts: claim_eval::eval::Texts<'c>,
@@ -419,7 +438,7 @@ fn facts<'c>(
             found
         };
         // The facts by name: the table's, then the witnesses' (made once).
-        let index = opts.exit_after.then(|| claim_eval::fact_table::index(&facts));
+        let index = once.then(|| claim_eval::fact_table::index(&facts));
         let (results, index) = if let Some(index) = index {
             // Nothing is evaluated again: each fact once, without the
             // queries' records (see `FactTable`).
@@ -530,9 +549,10 @@ struct Outcome {
 }
 
 /// The report stage: the outcome in the format asked for, and the exit
-/// code (§8).
+/// code (§8). A run that is `exiting` leaves what it made to the exit.
 fn report(
     opts: &BatchOptions,
+    exiting: bool,
     outcome: Outcome,
     loaded: &Programs<'_>,
     evaluators: Vec<Evaluator<'_, NoWorld>>,
@@ -578,7 +598,7 @@ fn report(
             mutate: mutated.as_ref().map(|m| crate::mutate::to_json(m, &sources, &|f| sources.shared_text(f))),
         };
         let out = Output { stdout: crate::output::formats::render(opts.format, &r), stderr: String::new(), code };
-        leave_if_exiting(opts, reports, evaluators, sources);
+        leave_if_exiting(exiting, reports, evaluators, sources);
         return out;
     }
     let groups = if groups.len() > 1 { groups } else { Vec::new() };
@@ -597,7 +617,7 @@ fn report(
     if let Some(d) = empty {
         out.stderr.push_str(&render_all(&[d], &sources, opts.color));
     }
-    leave_if_exiting(opts, reports, evaluators, sources);
+    leave_if_exiting(exiting, reports, evaluators, sources);
     out
 }
 
@@ -628,7 +648,7 @@ fn run_timed<'p>(
     // JSON texts the facts read, to name where a failing value came from.
     let texts_of = shared.clone();
     let texts = move |f| texts_of.lock().ok()?.shared_text(f);
-    let Facts { mut evaluators, broken, lint_inputs } = match facts(opts, dbs, &loaded, &texts, clock) {
+    let Facts { mut evaluators, broken, lint_inputs } = match facts(opts, state.exiting, dbs, &loaded, &texts, clock) {
         Ok(facts) => facts,
         Err(errors) => return stopped(opts, Tool::Batch, &errors, &sources_now(), "could not evaluate the facts"),
     };
@@ -689,7 +709,7 @@ fn run_timed<'p>(
     // copy a pointer to each of its tens of thousands of files (a reference
     // counted for each, and again as the copy is freed), once for the late
     // warnings' order, once to render them and once for the report.
-    let sources = if opts.exit_after {
+    let sources = if state.exiting {
         shared.lock().map(|mut s| std::mem::take(&mut *s)).unwrap_or_default()
     } else {
         sources_now()
@@ -711,7 +731,7 @@ fn run_timed<'p>(
         clock.phase("mutate");
     }
     let outcome = Outcome { reports, groups, frontiers, broken, diags, warnings, empty, mutated };
-    report(opts, outcome, &loaded, evaluators, sources)
+    report(opts, state.exiting, outcome, &loaded, evaluators, sources)
 }
 
 /// `E0902` where no witness ran and the run may not be empty: a program
@@ -746,12 +766,12 @@ fn nothing_verified(
 /// the files' texts one by one (~1.3 ms on one thread for 31,000
 /// witnesses); the process's exit returns the memory at once.
 fn leave_if_exiting(
-    opts: &BatchOptions,
+    exiting: bool,
     reports: Vec<WitnessReport>,
     evaluators: Vec<Evaluator<'_, NoWorld>>,
     sources: Sources,
 ) {
-    if opts.exit_after {
+    if exiting {
         std::mem::forget(reports);
         std::mem::forget(evaluators);
         std::mem::forget(sources);

@@ -18,7 +18,14 @@ use std::sync::{mpsc, Arc};
 /// the last part's trees, to be freed by the caller. Where the load
 /// deferred parsing (`Loaded::uses`), a module found here to nest past the
 /// limit is a load error (`E0012`), added to the load's.
-pub(crate) fn check_in_parts(db: &mut CliDb, l: &mut crate::project::Loaded, opts: &BatchOptions) -> Vec<Arc<Parsed>> {
+/// `exiting`: nothing runs again (`RunState::exiting`), so what checking
+/// kept is forgotten part by part too.
+pub(crate) fn check_in_parts(
+    db: &mut CliDb,
+    l: &mut crate::project::Loaded,
+    opts: &BatchOptions,
+    exiting: bool,
+) -> Vec<Arc<Parsed>> {
     let modules = l.program.modules(&*db);
     let files: Vec<claim_sema::SourceFile> = modules.values().copied().collect();
     if files.is_empty() {
@@ -35,7 +42,7 @@ pub(crate) fn check_in_parts(db: &mut CliDb, l: &mut crate::project::Loaded, opt
             let kept = |m: &str| named.contains(m) || claim_sema::db::is_std_module(m);
             modules.iter().filter(|(m, _)| kept(m)).map(|(_, f)| *f).collect()
         }
-        None if opts.exit_after => imported_modules(&*db, l.program),
+        None if exiting => imported_modules(&*db, l.program),
         None => Vec::new(),
     };
     let too_deep: std::sync::Mutex<Vec<Diagnostic>> = Default::default();
@@ -48,7 +55,6 @@ pub(crate) fn check_in_parts(db: &mut CliDb, l: &mut crate::project::Loaded, opt
     // `held` (what checking them kept, forgotten since) after each;
     // returns the numbers of the modules it checked, and leaves in `held`
     // what checking them kept, for the next part to free.
-    let exit_after = opts.exit_after;
     let check = |db: &CliDb, k: usize, mut own: Vec<Arc<Parsed>>, held: &mut Vec<CheckingMemos>| -> Vec<usize> {
         let chunk = parts[k];
         let mut mine = Vec::new();
@@ -68,7 +74,7 @@ pub(crate) fn check_in_parts(db: &mut CliDb, l: &mut crate::project::Loaded, opt
             // Its names too, read by the merge's program-wide checks: made
             // here, on the workers, not by the merge on one thread.
             claim_sema::names::module_names(db, l.program, *file);
-            if exit_after {
+            if exiting {
                 held.push(claim_sema::forget::checking_memos(db, l.program, *file));
             }
             mine.push(i);
@@ -139,7 +145,7 @@ pub(crate) fn check_in_parts(db: &mut CliDb, l: &mut crate::project::Loaded, opt
                 None => files.get((k + 1) * part..).unwrap_or_default(),
             };
             let trees = claim_sema::forget::forget_syntax(db, rest, parts[k]);
-            if opts.exit_after {
+            if exiting {
                 claim_sema::forget::forget_checking_except(db, l.program, &imported);
             }
             if k + 1 == parts.len() {

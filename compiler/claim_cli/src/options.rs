@@ -29,10 +29,6 @@ pub struct BatchOptions {
     pub timeout_per_fact: Option<std::time::Duration>,
     /// `(k, n)`: run only the k-th of n shards of the witnesses (1-based).
     pub shard: Option<(u64, u64)>,
-    /// The process exits right after this run: the databases are not
-    /// freed one node at a time (a tenth of a large run's time), the
-    /// operating system takes the memory back at once.
-    pub exit_after: bool,
     pub limits: crate::project::Limits,
     /// `--timings`: print how long each phase took on standard error.
     pub timings: bool,
@@ -63,7 +59,6 @@ impl BatchOptions {
             timeout_per_witness: Some(std::time::Duration::from_secs(300)),
             timeout_per_fact: Some(std::time::Duration::from_secs(300)),
             shard: None,
-            exit_after: false,
             limits: Default::default(),
             timings: false,
             allow_empty: false,

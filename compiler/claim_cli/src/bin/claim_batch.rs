@@ -154,7 +154,6 @@ fn main() {
         format: args.format,
         deny_warnings: args.deny_warnings,
         shard: args.shard,
-        exit_after: !args.watch,
         limits: claim_cli::project::Limits {
             max_nesting: args.max_nesting,
             max_source_bytes: args.max_source_bytes,
@@ -175,7 +174,7 @@ fn main() {
     if args.list {
         claim_cli::main_guarded(move || claim_cli::batch::list(&opts))
     }
-    claim_cli::main_guarded(move || claim_cli::batch::run(&opts))
+    claim_cli::main_guarded(move || claim_cli::batch::run_then_exit(&opts))
 }
 
 fn parse_limit(s: &str) -> Result<std::time::Duration, String> {

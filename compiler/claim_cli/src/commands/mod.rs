@@ -24,9 +24,6 @@ pub fn run_check(paths: &[PathBuf], color: bool, format: crate::output::formats:
         color,
         format,
         jobs: crate::parallel::default_jobs(),
-        // The process exits after the check: the operating system takes
-        // the databases' memory back faster than freeing it node by node.
-        exit_after: true,
         ..BatchOptions::json_run(paths.to_vec(), None)
     };
     check(&opts)
