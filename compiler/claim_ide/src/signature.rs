@@ -92,7 +92,8 @@ fn builtin(module: Option<&str>, name: &str) -> Option<Signature> {
     if module.is_some() {
         return None;
     }
-    let (_, label, doc) = claim_sema::builtins::BUILTIN_SIGNATURES.iter().find(|(n, _, _)| *n == name)?;
+    let b = claim_sema::builtins::BUILTINS.iter().find(|b| b.name == name)?;
+    let (label, doc) = (b.signature, b.doc);
     // The parameters are between the parentheses, split at the commas.
     let open = label.find('(')? + 1;
     let close = label.find(')')?;

@@ -64,10 +64,11 @@ fn outside_a_call_there_is_none() {
 #[test]
 fn builtin_signatures_match_the_checker() {
     for name in claim_sema::builtins::BUILTIN_NAMES {
-        let (_, label, doc) = claim_sema::builtins::BUILTIN_SIGNATURES
+        let b = claim_sema::builtins::BUILTINS
             .iter()
-            .find(|(n, _, _)| n == name)
+            .find(|b| b.name == *name)
             .unwrap_or_else(|| panic!("`{name}` has no signature"));
+        let (label, doc) = (b.signature, b.doc);
         assert!(label.starts_with(&format!("{name}(")) && !doc.is_empty(), "{label}");
         let inner = &label[label.find('(').expect("(") + 1..label.find(')').expect(")")];
         let want = if inner.is_empty() { 0 } else { inner.split(", ").count() };

@@ -40,8 +40,12 @@ enum Command {
         /// `.claim` files, or standard-library modules such as `std.provenance`.
         modules: Vec<String>,
         /// Every standard-library module, as `docs/stdlib.md` holds it.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "builtins")]
         stdlib: bool,
+        /// The built-ins: each signature, what it gives and an example, as
+        /// `docs/language.md` holds them.
+        #[arg(long)]
+        builtins: bool,
     },
     /// The derivation graph: facts → functions → witnesses and frontiers.
     Graph {
@@ -90,7 +94,7 @@ fn main() {
     let color = claim_cli::use_color();
     claim_cli::main_guarded(move || match args.command {
         Command::Check { paths, format } => claim_cli::commands::run_check(&paths, color, format),
-        Command::Doc { modules, stdlib } => doc(&modules, stdlib),
+        Command::Doc { modules, stdlib, builtins } => doc(&modules, stdlib, builtins),
         Command::Graph { paths, format, with_verdicts } => {
             let format = match format {
                 GraphFmt::Dot => claim_cli::output::graph::GraphFormat::Dot,
@@ -140,14 +144,17 @@ fn main() {
     })
 }
 
-fn doc(modules: &[String], stdlib: bool) -> Output {
+fn doc(modules: &[String], stdlib: bool, builtins: bool) -> Output {
+    if builtins {
+        return Output { stdout: claim_cli::commands::doc::builtins_markdown(), stderr: String::new(), code: 0 };
+    }
     if stdlib {
         return Output { stdout: claim_cli::commands::doc::stdlib_markdown(), stderr: String::new(), code: 0 };
     }
     if modules.is_empty() {
         return Output {
             stdout: String::new(),
-            stderr: "error[E0901]: name modules to document, or pass --stdlib\n".into(),
+            stderr: "error[E0901]: name modules to document, or pass --stdlib or --builtins\n".into(),
             code: 2,
         };
     }
