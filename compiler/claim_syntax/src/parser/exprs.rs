@@ -46,6 +46,11 @@ fn spanned(kind: ExprKind, span: Span) -> Expr {
     Expr { kind, span }
 }
 
+/// The powers of the table's binary operators, tightest first: each is
+/// one level of the parser's operator table (a test holds them to
+/// [`BinOp::binding_power`]).
+const LEVELS: [u8; 5] = [6, 5, 4, 2, 1];
+
 /// The token an operator is written with.
 fn operator_token(op: BinOp) -> Token {
     match op {
@@ -102,9 +107,9 @@ fn operators<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
                 let span = l.span.join(s);
                 Box::new(Expr { kind: ExprKind::Call(l, a), span })
             }),
-            level(6),
-            level(5),
-            level(4),
+            level(LEVELS[0]),
+            level(LEVELS[1]),
+            level(LEVELS[2]),
             postfix(
                 u16::from(power::IS),
                 kw(Keyword::Is).ignore_then(pattern(allow_fields)),
@@ -117,8 +122,8 @@ fn operators<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
                 let span = s.join(r.span);
                 Box::new(Expr { kind: ExprKind::Not(r), span })
             }),
-            level(2),
-            level(1),
+            level(LEVELS[3]),
+            level(LEVELS[4]),
         ))
         .map(|e| *e)
         .labelled("expression")
@@ -308,4 +313,20 @@ pub(crate) fn block<'t, I: TokenInput<'t> + 't, E: PErr<'t, I>>(
         )))
         .labelled("block")
         .boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_operator_levels_are_the_tables() {
+        let mut powers: Vec<u8> = BinOp::ALL.iter().map(|op| op.binding_power()).collect();
+        powers.sort_unstable_by(|a, b| b.cmp(a));
+        powers.dedup();
+        assert_eq!(powers, LEVELS);
+        // `not` and `is` sit between the levels as the table says.
+        assert!(LEVELS.contains(&power::IS) && !LEVELS.contains(&power::NOT));
+        assert!(LEVELS.iter().all(|p| *p < power::POSTFIX));
+    }
 }
