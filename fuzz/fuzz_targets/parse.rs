@@ -8,14 +8,6 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     let parsed = claim_syntax::parse_module(&text);
     let uses = claim_syntax::parse_uses(&text);
-    let in_tree: Vec<&claim_syntax::ast::UseDecl> = parsed
-        .module
-        .items
-        .iter()
-        .filter_map(|item| match &item.kind {
-            claim_syntax::ast::ItemKind::Use(u) => Some(u),
-            _ => None,
-        })
-        .collect();
+    let in_tree: Vec<&claim_syntax::ast::UseDecl> = parsed.module.uses().collect();
     assert!(uses.iter().eq(in_tree.iter().copied()), "the uses differ from the tree's:\n{text}");
 });

@@ -206,15 +206,7 @@ fn the_uses_alone_are_those_of_the_whole_parse_on_every_module_of_the_project() 
         let alone = claim_syntax::parse_uses(&src);
         with_uses += usize::from(!alone.is_empty());
         let parsed = claim_syntax::parse_module(&src);
-        let in_tree: Vec<&claim_syntax::ast::UseDecl> = parsed
-            .module
-            .items
-            .iter()
-            .filter_map(|item| match &item.kind {
-                claim_syntax::ast::ItemKind::Use(u) => Some(u),
-                _ => None,
-            })
-            .collect();
+        let in_tree: Vec<&claim_syntax::ast::UseDecl> = parsed.module.uses().collect();
         assert!(alone.iter().eq(in_tree.iter().copied()), "{}: {alone:?} against {in_tree:?}", f.display());
     }
     assert!(with_uses >= 10, "too few modules with uses: {with_uses}");

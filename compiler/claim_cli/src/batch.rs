@@ -187,17 +187,8 @@ impl RunState<'_> {
                 let module = crate::project::module_name(&canon_root, &canon);
                 let Some(file) = l.program.modules(db).get(&module).copied() else { return false };
                 let Ok(text) = crate::utf8::read_to_string(path) else { return false };
-                let uses = |t: &str| -> Vec<String> {
-                    claim_syntax::parse_module(t)
-                        .module
-                        .items
-                        .iter()
-                        .filter_map(|i| match &i.kind {
-                            claim_syntax::ast::ItemKind::Use(u) => Some(u.dotted()),
-                            _ => None,
-                        })
-                        .collect()
-                };
+                let uses =
+                    |t: &str| -> Vec<String> { claim_syntax::parse_uses(t).iter().map(|u| u.dotted()).collect() };
                 if uses(file.text(db)) != uses(&text) {
                     return false;
                 }

@@ -170,11 +170,7 @@ fn imported_modules(db: &CliDb, program: claim_sema::Program) -> Vec<claim_sema:
     let modules = program.modules(db);
     let mut names = std::collections::BTreeSet::new();
     for file in modules.values() {
-        for item in &claim_sema::parse(db, *file).module.items {
-            if let claim_syntax::ast::ItemKind::Use(u) = &item.kind {
-                names.insert(u.dotted());
-            }
-        }
+        names.extend(claim_sema::parse(db, *file).module.uses().map(|u| u.dotted()));
     }
     names.iter().filter_map(|n| modules.get(n).copied()).collect()
 }

@@ -3,7 +3,6 @@
 
 use claim_diagnostics::{Diagnostic, Sources};
 use claim_sema::{Program, SourceFile};
-use claim_syntax::ast::ItemKind;
 use claim_syntax::{FileId, Span};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -525,11 +524,7 @@ pub fn load_parsing<D: claim_sema::Db + Clone + Send>(
         if let Some((depth, at)) = deep {
             found.errors.push(too_deep(fid, depth, at, limits.max_nesting));
         }
-        for item in &claim_sema::parse(db, file).module.items {
-            if let ItemKind::Use(u) = &item.kind {
-                queue.push(u.dotted());
-            }
-        }
+        queue.extend(claim_sema::parse(db, file).module.uses().map(|u| u.dotted()));
         modules.insert(module, file);
     }
     let manifest = read_manifest(project, sources, limits, &mut found);

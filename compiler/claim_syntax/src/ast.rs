@@ -24,6 +24,16 @@ pub struct Module {
     pub items: Vec<Item>,
 }
 
+impl Module {
+    /// The module's `use` items, in order.
+    pub fn uses(&self) -> impl Iterator<Item = &UseDecl> {
+        self.items.iter().filter_map(|item| match &item.kind {
+            ItemKind::Use(u) => Some(u),
+            _ => None,
+        })
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
     pub kind: ItemKind,

@@ -81,15 +81,7 @@ pub fn parse_module(src: &str) -> Parsed {
 /// of its program before it parses any module whole. Each item is parsed
 /// alone, so these are exactly the `use` items of the module's tree.
 pub fn parse_uses(src: &str) -> Vec<UseDecl> {
-    parse_items(src, true)
-        .module
-        .items
-        .into_iter()
-        .filter_map(|item| match item.kind {
-            ItemKind::Use(u) => Some(u),
-            _ => None,
-        })
-        .collect()
+    parse_items(src, true).module.uses().cloned().collect()
 }
 
 /// Parses every item of `src`, or only its `use` items.
@@ -464,15 +456,7 @@ mod tests {
     use super::*;
 
     fn uses_in_tree(src: &str) -> Vec<UseDecl> {
-        parse_module(src)
-            .module
-            .items
-            .into_iter()
-            .filter_map(|item| match item.kind {
-                ItemKind::Use(u) => Some(u),
-                _ => None,
-            })
-            .collect()
+        parse_module(src).module.uses().cloned().collect()
     }
 
     #[test]
