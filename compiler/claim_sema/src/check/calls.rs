@@ -180,7 +180,9 @@ impl Checker<'_> {
                     return None;
                 }
                 if let Some(n) = self.scope.names.get(name) {
-                    self.note(one.span, Def::Item(n.target.clone()), false, None);
+                    if self.noted.is_some() {
+                        self.note(one.span, Def::Item(n.target.clone()), false, None);
+                    }
                     return match from_item(self, n.target.clone(), n.tag) {
                         Ok(c) => Some(c),
                         Err(why) => {
@@ -231,9 +233,11 @@ impl Checker<'_> {
                 let file = self.module_file(&module)?;
                 let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
                 let span = alias.span.join(item.span);
-                self.note(alias.span, Def::Module(module.clone()), false, None);
-                if entry.is_some() {
-                    self.note(item.span, Def::Item(GlobalName::new(&module, &item.name)), false, None);
+                if self.noted.is_some() {
+                    self.note(alias.span, Def::Module(module.clone()), false, None);
+                    if entry.is_some() {
+                        self.note(item.span, Def::Item(GlobalName::new(&module, &item.name)), false, None);
+                    }
                 }
                 match entry {
                     Some(e) => match from_item(self, GlobalName::new(&module, &item.name), e.tag) {

@@ -377,8 +377,10 @@ impl<'a> Checker<'a> {
         if let Some(exp) = expected {
             if let Some((enum_name, variants)) = self.enum_of(exp) {
                 if let Some((i, v)) = variants.iter().enumerate().find(|(_, v)| *v.name == *id.name) {
-                    let def = Def::Variant { owner: enum_name.clone(), name: v.name.clone() };
-                    self.note(span, def, false, Some(exp));
+                    if self.noted.is_some() {
+                        let def = Def::Variant { owner: enum_name.clone(), name: v.name.clone() };
+                        self.note(span, def, false, Some(exp));
+                    }
                     if v.fields.is_some() {
                         self.error(
                             Diagnostic::error("E0204", format!("variant `{}` carries fields", id.name))
@@ -400,7 +402,7 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        if let Some((module, _)) = scope.modules.get(id.name.as_str()) {
+        if let (Some((module, _)), true) = (scope.modules.get(id.name.as_str()), self.noted.is_some()) {
             self.note(span, Def::Module(module.clone()), false, None);
         }
         self.unknown_name(id, expected);
@@ -476,10 +478,12 @@ impl<'a> Checker<'a> {
             let file = self.module_file(&module)?;
             let entry = crate::db::item_index(self.db, file).entries.get(item.name.as_str()).cloned();
             let target = GlobalName::new(&module, &item.name);
-            self.note(first.span, Def::Module(module.clone()), false, None);
-            if let Some(e) = &entry {
-                let ty = (e.tag == ItemTag::Fact).then(|| self.fact_sig(&target).map(|s| s.ty.clone())).flatten();
-                self.note(item.span, Def::Item(target.clone()), false, ty.as_ref());
+            if self.noted.is_some() {
+                self.note(first.span, Def::Module(module.clone()), false, None);
+                if let Some(e) = &entry {
+                    let ty = (e.tag == ItemTag::Fact).then(|| self.fact_sig(&target).map(|s| s.ty.clone())).flatten();
+                    self.note(item.span, Def::Item(target.clone()), false, ty.as_ref());
+                }
             }
             match entry.map(|e| e.tag) {
                 Some(ItemTag::Fact) => (self.fact_ref(&target, span), 2),
@@ -513,7 +517,9 @@ impl<'a> Checker<'a> {
         } else if let Some(n) = self.scope.names.get(first.name.as_str()).filter(|n| n.tag == ItemTag::Type) {
             let ty = Ty::named(n.target.clone());
             self.enum_of(&ty)?;
-            self.note(first.span, Def::Item(n.target.clone()), false, None);
+            if self.noted.is_some() {
+                self.note(first.span, Def::Item(n.target.clone()), false, None);
+            }
             let span = first.span.join(segs[1].span);
             (self.unit_variant(&ty, segs[1], span)?, 2)
         } else {
@@ -532,7 +538,10 @@ impl<'a> Checker<'a> {
         let (enum_name, variants) = self.enum_of(ty)?;
         match variants.iter().enumerate().find(|(_, d)| *d.name == *v.name) {
             Some((i, d)) => {
-                self.note(v.span, Def::Variant { owner: enum_name.clone(), name: d.name.clone() }, false, Some(ty));
+                if self.noted.is_some() {
+                    let def = Def::Variant { owner: enum_name.clone(), name: d.name.clone() };
+                    self.note(v.span, def, false, Some(ty));
+                }
                 if d.fields.is_some() {
                     self.error(
                         Diagnostic::error("E0204", format!("variant `{}` carries fields", v.name))

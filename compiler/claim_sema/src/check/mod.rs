@@ -296,7 +296,9 @@ impl<'a> Checker<'a> {
         self.locals.iter().rev().find(|(n, ..)| &**n == name)
     }
 
-    /// Notes what the name at `span` denotes, when the editor asks.
+    /// Notes what the name at `span` denotes, when the editor asks. (A
+    /// caller on a path every check takes asks `noted.is_some()` first, so
+    /// a check that keeps no notes builds no `Def`.)
     fn note(&mut self, span: Span, def: Def, is_decl: bool, ty: Option<&Ty>) {
         if let Some(noted) = &mut self.noted {
             noted.push(Occurrence { span, def, is_decl, ty: ty.cloned() });
@@ -415,7 +417,9 @@ impl<'a> Checker<'a> {
     /// library or built in; any other is left to the merge, which knows
     /// every module's (`crate::program::undeclared_code`).
     fn check_code(&mut self, code: &ast::Ident) {
-        self.note(code.span, Def::Refusal(code.name.as_str().into()), false, None);
+        if self.noted.is_some() {
+            self.note(code.span, Def::Refusal(code.name.as_str().into()), false, None);
+        }
         let name = code.name.as_str();
         if self.codes.contains(name) || self.own_codes.contains(name) {
             return;

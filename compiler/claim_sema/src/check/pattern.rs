@@ -72,7 +72,9 @@ impl Checker<'_> {
             A::Name(id) => {
                 if let Some((owner, variants)) = self.enum_of(ty) {
                     if let Some((i, v)) = variants.iter().enumerate().find(|(_, v)| *v.name == *id.name) {
-                        self.note(id.span, Def::Variant { owner, name: v.name.clone() }, false, None);
+                        if self.noted.is_some() {
+                            self.note(id.span, Def::Variant { owner, name: v.name.clone() }, false, None);
+                        }
                         if v.fields.is_some() {
                             self.error(
                                 Diagnostic::error("E0218", format!("variant `{}` carries fields", id.name))
@@ -158,7 +160,9 @@ impl Checker<'_> {
         if path.len() >= 2 {
             let qual = &path[path.len() - 2];
             if *qual.name == *enum_name.name {
-                self.note(qual.span, Def::Item(enum_name.clone()), false, None);
+                if self.noted.is_some() {
+                    self.note(qual.span, Def::Item(enum_name.clone()), false, None);
+                }
             } else {
                 bind_all(self);
                 self.error(
@@ -178,7 +182,9 @@ impl Checker<'_> {
             self.error(d);
             return P::Error;
         };
-        self.note(last.span, Def::Variant { owner: enum_name.clone(), name: def.name.clone() }, false, None);
+        if self.noted.is_some() {
+            self.note(last.span, Def::Variant { owner: enum_name.clone(), name: def.name.clone() }, false, None);
+        }
         let Some((fpats, rest)) = fields else {
             if def.fields.is_some() {
                 self.error(
