@@ -12,5 +12,5 @@ use libfuzzer_sys::fuzz_target;
 mod shared;
 
 fuzz_target!(|data: &[u8]| {
-    shared::with_compiled(String::from_utf8_lossy(data).into_owned(), |_| ());
+    shared::with_compiled(String::from_utf8_lossy(data).into_owned(), |_, _, _| ());
 });

@@ -398,7 +398,7 @@ impl Gen<'_> {
 
 fuzz_target!(|data: &[u8]| {
     let text = Gen { data, at: 0, fresh: 0, facts: Vec::new(), fns: Vec::new() }.program();
-    let before = shared::with_compiled(text.clone(), |compiled| {
+    let before = shared::with_compiled(text.clone(), |db, program, compiled| {
         if std::env::var_os("CLAIM_FUZZ_SHOW").is_some() {
             let errors: Vec<String> = compiled
                 .diagnostics
@@ -408,7 +408,7 @@ fuzz_target!(|data: &[u8]| {
                 .collect();
             eprintln!("----\n{text}{}", errors.join("\n"));
         }
-        shared::evaluate_all(compiled)
+        shared::evaluate_all(db, program, compiled)
     });
     // The formatter keeps the program: the formatted text parses to the
     // same tree, formats to itself, and runs to the same verdicts (those

@@ -35,7 +35,8 @@ fuzz_target!(|data: &[u8]| {
             let letters = text.get(span.start as usize..span.end as usize);
             assert_eq!(letters, Some(&*path), "a link's span is its path's letters");
         }
-        let errors = |db: &claim_sema::Database| compile(db, program).diagnostics.iter().filter(|d| d.is_error()).count();
+        let errors =
+            |db: &claim_sema::Database| compile(db, program).diagnostics.iter().filter(|d| d.is_error()).count();
         let before = errors(db);
         let answer = claim_ide::rename::rename(db, program, main, at, new_name);
         assert_eq!(&**main.text(db), text.as_str(), "a rename left the text changed");

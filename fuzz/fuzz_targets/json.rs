@@ -21,7 +21,8 @@ fn receipt() -> &'static (Types, Ty) {
     T.get_or_init(|| {
         let db = Database::default();
         let file = SourceFile::new(&db, "main".to_string(), TYPES.into(), FileId(0));
-        let program = Program::new(&db, BTreeMap::from([("main".to_string(), file)]), vec!["main".to_string()], BTreeMap::new());
+        let program =
+            Program::new(&db, BTreeMap::from([("main".to_string(), file)]), vec!["main".to_string()], BTreeMap::new());
         let types = compile(&db, program).types.clone();
         (types, Ty::named(claim_sema::ty::GlobalName::new("main", "Receipt")))
     })
@@ -30,8 +31,9 @@ fn receipt() -> &'static (Types, Ty) {
 fuzz_target!(|data: &[u8]| {
     let (types, ty) = receipt();
     let text: std::sync::Arc<str> = String::from_utf8_lossy(data).into();
-    let strict =
-        json::parse(&text).ok().and_then(|doc| claim_eval::decode::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())).ok());
+    let strict = json::parse(&text).ok().and_then(|doc| {
+        claim_eval::decode::decode(&doc, ty, types, FileId(1), Loc::new(FileId(0), Span::default())).ok()
+    });
     if let Some(d) = &strict {
         // The lint's walk beside the type finds the digests the walk
         // without it finds, at the same places.
@@ -39,7 +41,9 @@ fuzz_target!(|data: &[u8]| {
         let (mut typed, mut untyped) = (Vec::new(), Vec::new());
         claim_eval::json_digests::collect_json_digests(d, ty, &roles, &mut typed);
         claim_eval::json_digests::collect_json_digests(d, &Ty::Error, &roles, &mut untyped);
-        let places = |v: &[claim_eval::json_digests::JsonDigest]| -> Vec<_> { v.iter().map(|d| (d.at, d.bytes().to_vec())).collect() };
+        let places = |v: &[claim_eval::json_digests::JsonDigest]| -> Vec<_> {
+            v.iter().map(|d| (d.at, d.bytes().to_vec())).collect()
+        };
         assert_eq!(places(&typed), places(&untyped));
     }
     if let Ok(doc) = json::parse(&text) {

@@ -10,7 +10,6 @@ use crate::output::human::{count, plural, render_all};
 use crate::world::FsWorld;
 use crate::Output;
 use claim_diagnostics::{Diagnostic, Sources};
-use claim_eval::fact_table::FactTable;
 use claim_eval::incremental::{EvalDb as _, FactSettings};
 use claim_eval::json_digests::{JsonDigest, Roles};
 use claim_eval::memo::CallMemo;
@@ -163,10 +162,10 @@ pub struct RunState<'p> {
     /// The process exits right after this run, and nothing runs again
     /// (`claim_batch`, `claimc check`; not `--watch`, the language server
     /// or a test): modules are parsed where they are checked, part by part,
-    /// and what each stage no longer needs is forgotten as it goes; the
-    /// facts are evaluated once without salsa's records; and nothing is
-    /// freed at the end, node by node (a tenth of a large run's time), the
-    /// operating system takes the memory back at once.
+    /// and what each stage no longer needs is forgotten as it goes; a world
+    /// read is not kept for a later change; and nothing is freed at the
+    /// end, node by node (a tenth of a large run's time), the operating
+    /// system takes the memory back at once.
     exiting: bool,
 }
 
@@ -398,7 +397,6 @@ type LintInput<'c> = (Option<BindingTypes<'c>>, Roles<'c>, Vec<Vec<JsonDigest>>)
 /// internal error): they stop the run.
 fn facts<'c>(
     opts: &BatchOptions,
-    once: bool,
     dbs: &'c [ProjectDb<'_>],
     loaded: &Programs<'c>,
     texts: claim_eval::eval::Texts<'c>,
@@ -428,47 +426,21 @@ fn facts<'c>(
             }
             found
         };
-        // The facts by name: the table's, then the witnesses' (made once).
-        let index = once.then(|| claim_eval::fact_table::index(&facts));
-        let (results, index) = if let Some(index) = index {
-            // Nothing is evaluated again: each fact once, without the
-            // queries' records (see `FactTable`).
-            let json_texts = db.json_texts();
-            let settings = FactSettings {
-                max_len: db.max_value_len,
-                limit: db.fact_time_limit,
-                texts: json_texts.as_ref().map(|t| &**t as claim_eval::eval::Texts<'_>),
-            };
-            if l.evicting {
-                db.world().read_ahead_loads(&facts, opts.jobs);
-            }
-            let table = FactTable::new(compiled, db.world(), &facts, &index, settings);
-            let numbers: Vec<usize> = (0..facts.len()).collect();
-            let results = crate::parallel::map_runs_with(&(), &numbers, &runs, opts.jobs, |_, &i| {
-                let r = table.result(i);
-                let found = digests(&r, facts[i]);
-                (r, found)
-            });
-            drop(table);
-            (results, Some(index))
-        } else {
-            let results = crate::parallel::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
-                let r = claim_eval::incremental::fact_result(db, l.program, fact);
-                let found = digests(&r, fact);
-                (r, found)
-            });
-            (results, None)
-        };
+        if l.evicting {
+            db.world().read_ahead_loads(&facts, opts.jobs);
+        }
+        let results = crate::parallel::map_runs_with(db, &facts, &runs, opts.jobs, |db, fact| {
+            let r = claim_eval::incremental::fact_result(db, l.program, fact);
+            let found = digests(&r, fact);
+            (r, found)
+        });
         let (results, found): (Vec<_>, Vec<_>) = results.into_iter().unzip();
         lint_inputs.push((holding, roles, found));
         // What the reads kept (tens of thousands of paths, the folders'
         // listings) stays until the exit, which returns it at once: freed
         // one by one it took ~3 ms of a thread, which the gathering below
         // (~0.6 ms) then waited for.
-        let gathered = match index {
-            Some(index) => claim_eval::incremental::gather_indexed(&facts, index, results),
-            None => claim_eval::incremental::gather_facts(&facts, results),
-        };
+        let gathered = claim_eval::incremental::gather_facts(&facts, results);
         clock.phase("facts");
         fact_errors.extend(gathered.fatal);
         broken.extend(gathered.broken);
@@ -639,7 +611,7 @@ fn run_timed<'p>(
     // JSON texts the facts read, to name where a failing value came from.
     let texts_of = shared.clone();
     let texts = move |f| texts_of.lock().ok()?.shared_text(f);
-    let Facts { mut evaluators, broken, lint_inputs } = match facts(opts, state.exiting, dbs, &loaded, &texts, clock) {
+    let Facts { mut evaluators, broken, lint_inputs } = match facts(opts, dbs, &loaded, &texts, clock) {
         Ok(facts) => facts,
         Err(errors) => return stopped(opts, Tool::Batch, &errors, &sources_now(), "could not evaluate the facts"),
     };

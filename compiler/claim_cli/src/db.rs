@@ -89,7 +89,17 @@ impl CliDb {
         }
     }
 
-    /// The world the database reads (for an evaluation without queries).
+    /// A database whose world has no files: every read fails
+    /// (`FileMissing`), as for a program evaluated without a project (the
+    /// fuzz targets, the tests of what any text does). Values are capped at
+    /// `max_value_len` and each fact at `fact_time_limit`.
+    pub fn without_files(max_value_len: usize, fact_time_limit: Option<std::time::Duration>) -> CliDb {
+        let nowhere = PathBuf::from("/nonexistent/claim-without-files");
+        let world = FsWorld::new(nowhere, Default::default(), Arc::default(), 0);
+        CliDb { max_value_len, fact_time_limit, record_reads: false, ..CliDb::new(world) }
+    }
+
+    /// The world the database reads.
     pub fn world(&self) -> &FsWorld {
         &self.world
     }

@@ -3,7 +3,7 @@
 //! labels, refusals rebuilt each time.
 
 use claim_sema::compile;
-use claim_sema::db::{Database, Program, SourceFile};
+use claim_sema::db::{Program, SourceFile};
 use claim_syntax::FileId;
 use std::collections::BTreeMap;
 
@@ -33,13 +33,13 @@ witness refuses_again { refuses half(three) with Odd }
 
 #[test]
 fn a_shared_memo_reports_what_fresh_runs_report() {
-    let db = Database::default();
+    let db = claim_cli::db::CliDb::without_files(claim_eval::eval::DEFAULT_MAX_VALUE_LEN, None);
     let main = SourceFile::new(&db, "main".to_string(), PROGRAM.into(), FileId(0));
     let program =
         Program::new(&db, BTreeMap::from([("main".to_string(), main)]), vec!["main".to_string()], BTreeMap::new());
     let compiled = compile(&db, program);
     assert!(!compiled.has_errors(), "{:?}", compiled.diagnostics);
-    let facts = claim_eval::fact_table::evaluate_all(compiled, &claim_eval::NoWorld, Default::default());
+    let facts = claim_eval::incremental::evaluate_facts(&db, program);
     assert!(facts.fatal.is_empty() && facts.broken.is_empty());
     let ev = claim_eval::Evaluator::with_facts(compiled, &claim_eval::NoWorld, facts.values);
     let witnesses: Vec<_> = compiled.modules.values().flat_map(|m| m.witnesses.iter()).collect();

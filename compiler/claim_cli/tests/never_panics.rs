@@ -3,7 +3,8 @@
 //! through the whole compile (parse → resolve → type-check) and, where they
 //! compile, evaluation. Any panic fails the test with the seed that found it.
 
-use claim_sema::{compile, Database, Program, SourceFile};
+use claim_cli::db::CliDb;
+use claim_sema::{compile, Program, SourceFile};
 use claim_syntax::FileId;
 use std::collections::BTreeMap;
 
@@ -104,7 +105,7 @@ fn compile_text(text: &str) {
             "formatting is not idempotent"
         );
     }
-    let db = Database::default();
+    let db = CliDb::without_files(claim_eval::eval::DEFAULT_MAX_VALUE_LEN, None);
     let file = SourceFile::new(&db, "main".to_string(), text.into(), FileId(0));
     let mut modules = BTreeMap::from([("main".to_string(), file)]);
     // The standard library, so `use std.…` resolves as in a real run.
@@ -114,7 +115,7 @@ fn compile_text(text: &str) {
     let program = Program::new(&db, modules, vec!["main".to_string()], BTreeMap::new());
     let compiled = compile(&db, program);
     if !compiled.has_errors() {
-        let facts = claim_eval::fact_table::evaluate_all(compiled, &claim_eval::NoWorld, Default::default());
+        let facts = claim_eval::incremental::evaluate_facts(&db, program);
         let ev = claim_eval::Evaluator::with_facts(compiled, &claim_eval::NoWorld, facts.values);
         for m in compiled.modules.values() {
             for w in &m.witnesses {

@@ -181,8 +181,8 @@ impl Default for FactSettings<'_> {
 /// asked for first, all of them. A fact whose evaluation meets the refusal
 /// of a broken fact it reads is broken with that fact's `Broken`; one
 /// whose own initializer (or a world function it calls) refuses breaks
-/// here. The body of the `fact_value` query, and of
-/// [`crate::fact_table::FactTable`]'s evaluation without it.
+/// here. The body of the `fact_value` query, and of `--mutate`'s
+/// evaluation of a mutant's readers.
 pub fn evaluate_fact<W: World + ?Sized>(
     compiled: &Compiled,
     world: &W,

@@ -8,7 +8,6 @@ pub mod decode;
 pub mod difference;
 pub mod eval;
 pub mod evidence_lint;
-pub mod fact_table;
 pub mod fact_values;
 mod frame;
 pub mod incremental;
