@@ -410,8 +410,7 @@ fn facts<'c>(
     for ((_, db, l), (_, _, compiled)) in dbs.iter().zip(loaded) {
         let facts: Vec<&hir::Fact> = compiled.modules.values().flat_map(|m| m.facts.iter()).collect();
         // Each fact's result is taken where it was computed, not looked up
-        // again afterwards on this thread.
-        // A module's facts on one thread: they read each other (a thread
+        // again afterwards on this thread. A module's facts on one thread: they read each other (a thread
         // that needs a fact another is computing waits for it).
         let runs = crate::parallel::runs(&facts, SHORTEST_RUN, RUN, |a, b| a.loc.file == b.loc.file);
         // The JSON digests the W0006 lint compares, taken from each value on
@@ -436,10 +435,6 @@ fn facts<'c>(
         });
         let (results, found): (Vec<_>, Vec<_>) = results.into_iter().unzip();
         lint_inputs.push((holding, roles, found));
-        // What the reads kept (tens of thousands of paths, the folders'
-        // listings) stays until the exit, which returns it at once: freed
-        // one by one it took ~3 ms of a thread, which the gathering below
-        // (~0.6 ms) then waited for.
         let gathered = claim_eval::incremental::gather_facts(&facts, results);
         clock.phase("facts");
         fact_errors.extend(gathered.fatal);
