@@ -39,12 +39,6 @@ impl From<std::ops::Range<usize>> for Span {
     }
 }
 
-impl From<chumsky::span::SimpleSpan> for Span {
-    fn from(s: chumsky::span::SimpleSpan) -> Span {
-        Span::new(s.start, s.end)
-    }
-}
-
 /// Spans as the parser makes them: the tokens carry these, so the tree's
 /// spans come out of chumsky with no conversion.
 impl chumsky::span::Span for Span {
