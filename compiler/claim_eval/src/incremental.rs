@@ -257,13 +257,7 @@ pub struct Gathered<'p> {
 /// [`Gathered`] from each fact's result in the program's order (the order
 /// the diagnostics are reported in).
 pub fn gather_facts<'p>(facts: &[&'p hir::Fact], results: Vec<FactResult>) -> Gathered<'p> {
-    let index = facts.iter().enumerate().map(|(i, f)| (&f.name, i)).collect();
-    gather_indexed(facts, index, results)
-}
-
-/// [`gather_facts`] with the facts' index made already (a fact table's):
-/// `results` holds the result of each number of the index, in order.
-pub fn gather_indexed<'p>(facts: &[&'p hir::Fact], index: FactIndex<'p>, results: Vec<FactResult>) -> Gathered<'p> {
+    let index: FactIndex<'p> = facts.iter().enumerate().map(|(i, f)| (&f.name, i)).collect();
     let mut fatal = Vec::new();
     let mut broken = Vec::new();
     let values = results
@@ -273,8 +267,8 @@ pub fn gather_indexed<'p>(facts: &[&'p hir::Fact], index: FactIndex<'p>, results
             if let Some(b) = r.broke_here(fact) {
                 broken.push(b.clone());
             }
-            // A result no one else holds (a batch run's, once its table is
-            // gone) gives its value up: no count touched, nothing copied.
+            // A result no one else holds gives its value up; one the query
+            // keeps is copied, which copies a few counted pointers.
             let outcome = match Arc::try_unwrap(r.0) {
                 Ok(outcome) => outcome,
                 Err(shared) => (*shared).clone(),
